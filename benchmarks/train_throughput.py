@@ -1,0 +1,161 @@
+"""Training throughput: env steps per second of MaskablePPO on every game, and where the time goes.
+
+For each game and each vec-env layout (dummy/subproc x n_envs) this measures
+
+- ``env_only``: the vec env stepped with uniformly random legal actions (masks fetched the way
+  MaskablePPO fetches them) — the ceiling the environment allows;
+- ``learn``: a full ``MaskablePPO.learn`` with the config's PPO and network settings; the vec env
+  is wrapped in a timer, so the run splits into time in the env (steps + mask queries) and time in
+  the network (rollout forward passes and PPO updates) — ``env_share`` is the env's part.
+
+Run (defaults: every registered game, the settings of configs/<env_id>.yaml, opponents random)::
+
+    python benchmarks/train_throughput.py [--env potsm_v0] [--steps 8192] [--opponents random]
+        [--layouts dummy:1 dummy:2 dummy:4 subproc:2 subproc:4] [--threads 1 2] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnvWrapper
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import pirate_envs  # noqa: E402
+from training.config import load_config  # noqa: E402
+from training.train import build_model, make_training_env  # noqa: E402
+
+DEFAULT_LAYOUTS = ("dummy:1", "dummy:2", "dummy:4", "subproc:2", "subproc:4")
+
+
+class TimedVecEnv(VecEnvWrapper):
+    """Adds up the wall time spent inside the wrapped vec env (steps, resets, mask queries)."""
+
+    def __init__(self, venv: Any) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def reset(self):
+        start = time.perf_counter()
+        result = self.venv.reset()
+        self.seconds += time.perf_counter() - start
+        return result
+
+    def step_async(self, actions: np.ndarray) -> None:
+        start = time.perf_counter()
+        self.venv.step_async(actions)
+        self.seconds += time.perf_counter() - start
+
+    def step_wait(self):
+        start = time.perf_counter()
+        result = self.venv.step_wait()
+        self.seconds += time.perf_counter() - start
+        return result
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        start = time.perf_counter()
+        result = self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+        self.seconds += time.perf_counter() - start
+        return result
+
+
+def make_vec_env(config: dict[str, Any], kind: str, n_envs: int, opponents: str):
+    import functools
+
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    env = config["env"]
+    factory = functools.partial(
+        make_training_env, env["id"], env["seat"], opponents, dict(env["options"]), kind == "subproc"
+    )
+    vec = SubprocVecEnv([factory] * n_envs) if kind == "subproc" else DummyVecEnv([factory] * n_envs)
+    vec.seed(0)
+    return vec
+
+
+def env_only(config: dict[str, Any], kind: str, n_envs: int, steps: int, opponents: str) -> float:
+    """Env steps/s with random legal actions."""
+    vec = make_vec_env(config, kind, n_envs, opponents)
+    rng = np.random.default_rng(0)
+    vec.reset()
+    start = time.perf_counter()
+    done_steps = 0
+    while done_steps < steps:
+        masks = np.stack(vec.env_method("action_masks"))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        vec.step(actions)
+        done_steps += n_envs
+    seconds = time.perf_counter() - start
+    vec.close()
+    return done_steps / seconds
+
+
+def learn(config: dict[str, Any], kind: str, n_envs: int, steps: int, opponents: str) -> dict[str, float]:
+    """Full MaskablePPO.learn: steps/s and the share of time spent in the env."""
+    cfg = {**config, "vec_env": {"kind": kind, "n_envs": n_envs}}
+    ppo = dict(config["ppo"])
+    ppo["batch_size"] = min(ppo["batch_size"], ppo["n_steps"] * n_envs)
+    cfg["ppo"] = ppo
+    vec = TimedVecEnv(make_vec_env(cfg, kind, n_envs, opponents))
+    model = build_model(cfg, vec, tensorboard_log=None)
+    rollout = ppo["n_steps"] * n_envs
+    total = max(rollout, (steps // rollout) * rollout)
+    start = time.perf_counter()
+    model.learn(total_timesteps=total)
+    seconds = time.perf_counter() - start
+    vec.close()
+    return {"steps_per_s": model.num_timesteps / seconds, "env_share": vec.seconds / seconds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", nargs="*", default=list(pirate_envs.ENV_IDS), help="env ids (default: all)")
+    parser.add_argument("--steps", type=int, default=8192, help="env steps per measurement")
+    parser.add_argument("--opponents", default="random", help="opponent spec for every other seat")
+    parser.add_argument("--layouts", nargs="*", default=list(DEFAULT_LAYOUTS), help="kind:n_envs entries")
+    parser.add_argument("--threads", nargs="*", type=int, default=[1, 2], help="torch threads of the learner")
+    parser.add_argument("--skip-learn", action="store_true", help="measure the env alone")
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args(argv)
+
+    import torch
+
+    rows = []
+    for env_id in args.env:
+        config = load_config(ROOT / "configs" / f"{env_id}.yaml")
+        for layout in args.layouts:
+            kind, _, count = layout.partition(":")
+            n_envs = int(count)
+            env_rate = env_only(config, kind, n_envs, args.steps, args.opponents)
+            for threads in args.threads if not args.skip_learn else [None]:
+                row = {"env": env_id, "kind": kind, "n_envs": n_envs, "threads": threads, "env_only": env_rate}
+                if threads is not None:
+                    torch.set_num_threads(threads)
+                    row.update(learn(config, kind, n_envs, args.steps, args.opponents))
+                rows.append(row)
+                print(format_row(row), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
+def format_row(row: dict[str, Any]) -> str:
+    text = f"{row['env']:<14} {row['kind']:<8} n_envs={row['n_envs']:<2} env-only {row['env_only']:7.0f} steps/s"
+    if row.get("steps_per_s") is not None:
+        text += (
+            f" | learn (torch threads {row['threads']}) {row['steps_per_s']:6.0f} steps/s,"
+            f" env {row['env_share']:.0%} / network {1 - row['env_share']:.0%}"
+        )
+    return text
+
+
+if __name__ == "__main__":
+    sys.exit(main())

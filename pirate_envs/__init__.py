@@ -1,0 +1,49 @@
+"""pirate_envs: multi-agent RL environments for pirate board and card games.
+
+    from pirate_envs import potsm_v0
+    env = potsm_v0.env(num_players=3)          # PettingZoo AEC
+    game = potsm_v0.Game(num_players=3)        # the rules engine
+
+``ENV_IDS`` lists the registered games; ``make(env_id, **options)`` builds one by id.
+``make_gym(env_id, seat=0, opponents="random", **options)`` is the single-agent Gymnasium view
+(also registered as ``pirate_envs/<Name>-v0``, see ``gym_id``), ``SelfPlayPool`` its self-play
+opponent pool and ``CheckpointPolicy`` (needs the ``train`` extra) plays a trained checkpoint.
+"""
+
+from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
+from pirate_envs.core.game import TERMINAL
+from pirate_envs.core.gym_env import gym_id, make_gym, register_gym_envs
+from pirate_envs.core.policy import Policy, RandomPolicy
+from pirate_envs.core.registry import ENV_IDS, game_class, make, make_heuristic
+from pirate_envs.core.selfplay import SelfPlayPool
+
+__version__ = "0.1.0"
+
+register_gym_envs()
+
+
+def __getattr__(name: str):
+    # CheckpointPolicy is imported on first use: its module is light, but keeping it out of the
+    # import keeps ``pirate_envs`` free of any torch / sb3-contrib requirement.
+    if name == "CheckpointPolicy":
+        from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+
+        return CheckpointPolicy
+    raise AttributeError(f"module 'pirate_envs' has no attribute {name!r}")
+
+
+__all__ = [
+    "ENV_IDS",
+    "TERMINAL",
+    "CheckpointPolicy",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "Policy",
+    "RandomPolicy",
+    "SelfPlayPool",
+    "game_class",
+    "gym_id",
+    "make",
+    "make_gym",
+    "make_heuristic",
+]

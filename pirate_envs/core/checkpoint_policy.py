@@ -1,0 +1,197 @@
+"""Policies backed by a trained MaskablePPO network: :class:`NetworkPolicy` and :class:`CheckpointPolicy`.
+
+``CheckpointPolicy(path)`` loads an sb3-contrib ``MaskablePPO`` zip on the CPU and plays the
+masked policy: the arg-max legal action (``deterministic=True``, the default) or a draw from the
+masked action distribution made with the caller's ``rng`` (so games stay reproducible).
+``NetworkPolicy`` does the same for a model already in memory (the training loop evaluates its
+live model with it). torch and sb3_contrib are imported only when a checkpoint is loaded, so
+``pirate_envs`` itself needs neither. Loaded networks are cached by path and file version, so
+self-play pools and evaluation reuse them.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pirate_envs.core.policy import legal_indices
+
+_CACHE_SIZE = 64
+_network_cache: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used: unreadable, or made for another game shape."""
+
+
+class CheckpointNotFoundError(CheckpointError, FileNotFoundError):
+    """The checkpoint path names no file."""
+
+
+class NetworkPolicy:
+    """Plays the masked action distribution of an SB3 actor-critic policy network.
+
+    When the actor is a plain MLP (flatten features, Linear/Tanh/ReLU layers, linear action head —
+    what ``MlpPolicy`` builds), its weights are copied into numpy at construction and single
+    observations are scored without torch, which is ~10x faster at batch size 1; the copy means
+    later training of ``network`` is not seen. Other architectures run through torch.
+    """
+
+    def __init__(self, network: Any, deterministic: bool = True, name: str = "network") -> None:
+        self.network = network
+        self.deterministic = deterministic
+        self.name = name
+        self.observation_shape: tuple[int, ...] = tuple(network.observation_space.shape)
+        self.num_actions: int = int(network.action_space.n)
+        self._layers = _numpy_actor(network)
+        self._flat_size = int(np.prod(self.observation_shape))
+
+    def check_compatible(self, observation_shape: tuple[int, ...], num_actions: int, where: str = "") -> None:
+        """Raise :class:`CheckpointError` when this network was trained for other spaces."""
+        if tuple(observation_shape) != self.observation_shape or int(num_actions) != self.num_actions:
+            place = f" for {where}" if where else ""
+            raise CheckpointError(
+                f"{self.name} was trained on observations of shape {self.observation_shape} with "
+                f"{self.num_actions} actions; it cannot play{place}, which has observations of shape "
+                f"{tuple(observation_shape)} and {num_actions} actions (another game, player count or variant)"
+            )
+
+    def action_logits(self, observations: np.ndarray) -> np.ndarray:
+        """Unmasked action logits, shape (batch, num_actions), for a batch of observations."""
+        batch = np.asarray(observations, dtype=np.float32).reshape(-1, self._flat_size)
+        if self._layers is not None:
+            hidden = batch
+            for weight, bias, activation in self._layers:
+                hidden = hidden @ weight
+                hidden += bias
+                if activation is not None:
+                    hidden = activation(hidden)
+            return hidden
+        import torch
+
+        network = self.network
+        with torch.no_grad():
+            tensor = torch.as_tensor(batch.reshape(-1, *self.observation_shape))
+            features = network.pi_features_extractor(tensor)
+            latent = network.mlp_extractor.forward_actor(features)
+            logits = network.action_net(latent)
+        return logits.numpy()
+
+    def choose(self, logits: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = legal_indices(action_mask)
+        legal_logits = logits[legal].astype(np.float64)
+        if self.deterministic:
+            return int(legal[int(np.argmax(legal_logits))])
+        weights = np.exp(legal_logits - legal_logits.max())
+        cumulative = np.cumsum(weights)
+        pick = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+        return int(legal[min(pick, legal.size - 1)])
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return self.choose(self.action_logits(observation)[0], action_mask, rng)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> list[int]:
+        """One action per row; a single forward pass for the whole batch."""
+        logits = self.action_logits(observations)
+        return [self.choose(row, mask, rng) for row, mask in zip(logits, action_masks, strict=True)]
+
+    def __repr__(self) -> str:
+        return f"NetworkPolicy({self.name}, deterministic={self.deterministic})"
+
+
+class CheckpointPolicy(NetworkPolicy):
+    """A MaskablePPO checkpoint (``.zip``) as a policy; see the module docstring."""
+
+    def __init__(self, path: str | Path, deterministic: bool = True) -> None:
+        self.path = Path(path)
+        super().__init__(load_network(self.path), deterministic=deterministic, name=f"checkpoint {self.path}")
+
+    def __repr__(self) -> str:
+        return f"CheckpointPolicy({str(self.path)!r}, deterministic={self.deterministic})"
+
+    def __reduce__(self):
+        # Pickle by path (subprocess vec envs): the network is reloaded, from the cache when possible.
+        return (CheckpointPolicy, (str(self.path), self.deterministic))
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+def _numpy_actor(network: Any) -> list[tuple[np.ndarray, np.ndarray, Any]] | None:
+    """The actor as numpy ``(weight, bias, activation)`` layers, or None when it is not a plain MLP."""
+    import torch
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    extractor = getattr(network, "pi_features_extractor", None)
+    policy_net = getattr(getattr(network, "mlp_extractor", None), "policy_net", None)
+    head = getattr(network, "action_net", None)
+    if not isinstance(extractor, FlattenExtractor) or not isinstance(policy_net, torch.nn.Sequential):
+        return None
+    if not isinstance(head, torch.nn.Linear):
+        return None
+    activations = {torch.nn.Tanh: np.tanh, torch.nn.ReLU: _relu}
+    layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
+    for module in policy_net:
+        if isinstance(module, torch.nn.Linear):
+            layers.append([_weights(module), _bias(module), None])
+        elif type(module) in activations and layers and layers[-1][2] is None:
+            layers[-1][2] = activations[type(module)]
+        else:
+            return None
+    layers.append([_weights(head), _bias(head), None])
+    return [tuple(layer) for layer in layers]
+
+
+def _weights(linear: Any) -> np.ndarray:
+    return linear.weight.detach().cpu().numpy().T.astype(np.float32).copy()
+
+
+def _bias(linear: Any) -> np.ndarray:
+    if linear.bias is None:
+        return np.zeros(linear.out_features, dtype=np.float32)
+    return linear.bias.detach().cpu().numpy().astype(np.float32).copy()
+
+
+def load_network(path: str | Path) -> Any:
+    """The policy network of the MaskablePPO zip at ``path`` (CPU, eval mode), cached by file version."""
+    path = Path(path)
+    try:
+        stat = path.resolve().stat()
+    except FileNotFoundError:
+        raise CheckpointNotFoundError(f"checkpoint file {str(path)!r} does not exist") from None
+    if not path.is_file():
+        raise CheckpointNotFoundError(f"checkpoint path {str(path)!r} is not a file")
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key in _network_cache:
+        _network_cache.move_to_end(key)
+        return _network_cache[key]
+    network = _load_uncached(path)
+    _network_cache[key] = network
+    while len(_network_cache) > _CACHE_SIZE:
+        _network_cache.popitem(last=False)
+    return network
+
+
+def _load_uncached(path: Path) -> Any:
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as err:
+        raise ImportError(
+            f"loading the checkpoint {str(path)!r} needs sb3-contrib and torch: pip install 'pirate_envs[train]'"
+        ) from err
+    # Schedules are closures pickled at save time; playing needs none of them.
+    constant = 0.0
+    custom_objects = {"learning_rate": constant, "lr_schedule": lambda _: constant, "clip_range": lambda _: constant}
+    try:
+        model = MaskablePPO.load(path, device="cpu", custom_objects=custom_objects)
+    except Exception as err:  # zipfile, pickle, torch and key errors all mean "not a usable checkpoint"
+        raise CheckpointError(
+            f"could not load {str(path)!r} as a MaskablePPO checkpoint: {type(err).__name__}: {err}"
+        ) from err
+    network = model.policy
+    network.set_training_mode(False)
+    return network

@@ -1,0 +1,359 @@
+"""The one Gymnasium single-agent adapter that serves every game: :class:`PirateGymEnv`.
+
+One learner plays one seat of a multi-player game; the other seats are played inside ``step`` by
+opponent policies, so every ``step`` goes from one learner decision to the next. The adapter
+drives the rules engine directly (``game_class(env_id)(**options)``), not the AEC env.
+
+- Observation: the learner seat's flat ``Box(float32)``, ``state.observation(seat)``.
+- Action: ``Discrete(game.num_actions)``; :meth:`PirateGymEnv.action_masks` gives the legal mask
+  (sb3-contrib's ``MaskablePPO`` reads it), and ``action_space.sample()`` draws a *legal* action
+  of the current decision (so random agents and env checkers work). An illegal action raises
+  :class:`~pirate_envs.core.errors.IllegalActionError` naming it and the legal ones
+  (``illegal_action="raise"``, the default) or ends the episode as a loss
+  (``illegal_action="terminate"``, reward ``ILLEGAL_ACTION_REWARD``, as PettingZoo's
+  ``TerminateIllegalWrapper``).
+- Reward: 0 until the end, then the learner seat's own ``state.returns()[seat]`` — also when the
+  game ends on an opponent's move. A game cut at ``max_decisions`` ends with ``truncated=True``
+  and reward 0.
+- Seat: an int, or ``"random"`` to draw the learner's seat at every reset (one policy learns every
+  seat). ``reset(options={"seat": k})`` overrides it for one episode.
+- Opponents (see :func:`resolve_opponents`): ``"random"``, ``"heuristic"``, a checkpoint path, a
+  :class:`~pirate_envs.core.policy.Policy`, a callable, an *opponent sampler* (any object with
+  ``sample_opponent(rng)``, e.g. :class:`~pirate_envs.core.selfplay.SelfPlayPool`, sampled again
+  for every opponent seat at every reset), or a list with one of those per other seat, ordered by
+  offset from the learner (entry 0 plays the seat right after the learner).
+- Seeding: everything random — the game's own seed, the learner's seat, opponent sampling and the
+  opponents' own draws — comes from the generator that ``reset(seed=...)`` seeds.
+
+Each game is registered with Gymnasium as ``pirate_envs/<Name>-v0`` (:func:`gym_id`), so
+``gymnasium.make("pirate_envs/Potsm-v0", seat="random", opponents="heuristic")`` works too.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
+from pirate_envs.core.game import Game, State
+from pirate_envs.core.policy import Policy, RandomPolicy, resolve_policy
+from pirate_envs.core.registry import ENV_IDS, game_class
+
+SEAT_CHOICES = "an int seat index or 'random'"
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+ILLEGAL_ACTION_REWARD = -1.0
+RENDER_MODES = ("ansi", "human")
+# A game that ends before the learner's first decision is replaced by a new one; this bounds it.
+MAX_GAMES_WITHOUT_LEARNER_TURN = 100
+
+
+def gym_id(env_id: str) -> str:
+    """The Gymnasium id of a game: ``potsm_v0`` -> ``pirate_envs/Potsm-v0``,
+    ``dead_mans_draw_v0`` -> ``pirate_envs/DeadMansDraw-v0``."""
+    base, sep, version = env_id.rpartition("_v")
+    if not sep or not version.isdigit():
+        raise InvalidOptionError(f"env id {env_id!r} does not end in _v<number>")
+    name = "".join(part.capitalize() for part in base.split("_"))
+    return f"pirate_envs/{name}-v{version}"
+
+
+def register_gym_envs() -> None:
+    """Register every game of ``ENV_IDS`` with Gymnasium (idempotent)."""
+    for env_id in ENV_IDS:
+        name = gym_id(env_id)
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point=f"{__name__}:PirateGymEnv", kwargs={"env_id": env_id})
+
+
+def make_gym(env_id: str, seat: int | str = 0, opponents: Any = "random", **options: Any) -> PirateGymEnv:
+    """A Gymnasium env in which a learner plays ``seat`` of ``env_id`` against ``opponents``.
+
+    ``options`` are the game's rule options (``num_players`` ...) plus the env options
+    ``render_mode`` (``"ansi"``/``"human"``) and ``illegal_action`` (``"raise"``/``"terminate"``).
+    See the module docstring for seats, opponents, rewards and seeding.
+    """
+    return PirateGymEnv(env_id, seat=seat, opponents=opponents, **options)
+
+
+class LegalActionSpace(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws among the legal actions of the env's
+    current decision (as suggested for masked envs in sb3-contrib issue #145).
+
+    It pickles and copies as a plain ``Discrete(n)`` (the link to the env is not data), so saved
+    models and subprocess vec envs see an ordinary space.
+    """
+
+    def __init__(self, n: int, mask_source: Callable[[], np.ndarray | None]) -> None:
+        super().__init__(n)
+        self._mask_source = weakref.WeakMethod(mask_source)
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
+        if mask is None and probability is None:
+            source = self._mask_source()
+            mask = source() if source is not None else None
+        return super().sample(mask=mask, probability=probability)
+
+    def __reduce__(self):
+        return (spaces.Discrete, (int(self.n),))
+
+
+def _is_sampler(spec: Any) -> bool:
+    return callable(getattr(spec, "sample_opponent", None))
+
+
+class PirateGymEnv(gymnasium.Env):
+    """Single-agent Gymnasium view of any pirate_envs game (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(
+        self,
+        env_id: str,
+        seat: int | str = 0,
+        opponents: Any = "random",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if env_id not in ENV_IDS:
+            raise InvalidOptionError(f"unknown env id {env_id!r}; registered env ids: {', '.join(ENV_IDS)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise InvalidOptionError(
+                f"{env_id}: render_mode must be one of {RENDER_MODES} or None; got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise InvalidOptionError(
+                f"{env_id}: illegal_action must be one of {ILLEGAL_ACTION_MODES}; got {illegal_action!r}"
+            )
+        self.env_id = env_id
+        self.game: Game = game_class(env_id)(**options)
+        self.num_players = self.game.num_players
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.seat_option = self._check_seat(seat)
+        self.metadata = {**self.metadata, "name": env_id}
+        self.observation_space = spaces.Box(
+            low=self.game.observation_low,
+            high=self.game.observation_high,
+            shape=self.game.observation_shape,
+            dtype=np.float32,
+        )
+        self.action_space = LegalActionSpace(self.game.num_actions, self._current_mask)
+        self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._policy_cache: dict[str, Policy] = {}
+        self._opponent_spec = self._check_opponents(opponents)
+        self._pending_opponents: Any = None
+        self.state: State | None = None
+        self.seat: int = self.seat_option if isinstance(self.seat_option, int) else 0
+        self._seat_policies: dict[int, Policy] = {}
+        self._episode_over = True
+
+    # --- configuration -------------------------------------------------------------------------
+    def _check_seat(self, seat: int | str) -> int | str:
+        if seat == "random":
+            return "random"
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise InvalidOptionError(f"{self.env_id}: seat must be {SEAT_CHOICES}; got {seat!r}")
+        if not 0 <= int(seat) < self.num_players:
+            raise InvalidOptionError(
+                f"{self.env_id}: seat must be in [0, {self.num_players}) for {self.num_players} players "
+                f"or 'random'; got {seat!r}"
+            )
+        return int(seat)
+
+    def _check_opponents(self, opponents: Any) -> Any:
+        """Validate an opponents spec now (so errors surface at construction) and return it."""
+        if isinstance(opponents, (list, tuple)):
+            if len(opponents) != self.num_players - 1:
+                raise InvalidOptionError(
+                    f"{self.env_id}: an opponents list needs one entry per other seat "
+                    f"({self.num_players - 1} for {self.num_players} players); got {len(opponents)}"
+                )
+            for entry in opponents:
+                if isinstance(entry, (list, tuple)):
+                    raise InvalidOptionError(f"{self.env_id}: an opponents list cannot nest lists; got {entry!r}")
+                self._check_opponents(entry)
+            return list(opponents)
+        if not _is_sampler(opponents):
+            self._policy(opponents)  # resolves and caches it, raising on a bad spec
+        return opponents
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Use ``opponents`` from the next ``reset`` on (the game in progress keeps its players)."""
+        self._pending_opponents = self._check_opponents(opponents)
+
+    @property
+    def opponents(self) -> Any:
+        return self._opponent_spec if self._pending_opponents is None else self._pending_opponents
+
+    def _policy(self, spec: Any) -> Policy:
+        """Resolve one opponent spec to a policy; string/path specs are resolved once and cached."""
+        if isinstance(spec, (str, Path)):
+            key = str(spec)
+            if key not in self._policy_cache:
+                policy = resolve_policy(spec, self.env_id, self.num_players, **self._rule_options())
+                self._check_compatible(policy, key)
+                self._policy_cache[key] = policy
+            return self._policy_cache[key]
+        policy = resolve_policy(spec, self.env_id, self.num_players, **self._rule_options())
+        self._check_compatible(policy, repr(spec))
+        return policy
+
+    def _rule_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.game.options.items()}
+
+    def _check_compatible(self, policy: Policy, what: str) -> None:
+        check = getattr(policy, "check_compatible", None)
+        if callable(check):
+            check(self.game.observation_shape, self.game.num_actions, where=f"{self.env_id} ({what})")
+
+    def _draw_seat_policies(self, rng: np.random.Generator) -> dict[int, Policy]:
+        spec = self.opponents
+        n = self.num_players
+        per_offset = spec if isinstance(spec, list) else [spec] * (n - 1)
+        policies = {}
+        for offset, entry in enumerate(per_offset, start=1):
+            chosen = entry.sample_opponent(rng) if _is_sampler(entry) else entry
+            policies[(self.seat + offset) % n] = self._policy(chosen)
+        return policies
+
+    # --- episode -------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start a new game; ``options`` may hold ``seat`` (this episode only) and ``opponents``."""
+        super().reset(seed=seed)
+        rng = self.np_random
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"seat", "opponents"})
+        if unknown:
+            raise InvalidOptionError(f"{self.env_id}: unknown reset option(s) {unknown}; allowed: 'seat', 'opponents'")
+        if "opponents" in options:
+            self.set_opponents(options["opponents"])
+        if self._pending_opponents is not None:
+            self._opponent_spec, self._pending_opponents = self._pending_opponents, None
+        seat = self._check_seat(options["seat"]) if "seat" in options else self.seat_option
+        self.seat = int(rng.integers(self.num_players)) if seat == "random" else seat
+        self._seat_policies = self._draw_seat_policies(rng)
+        for _ in range(MAX_GAMES_WITHOUT_LEARNER_TURN):
+            self.state = self.game.new_initial_state(int(rng.integers(0, 2**63)))
+            self._play_opponents()
+            if not self.state.is_terminal():
+                break
+        else:
+            raise RuntimeError(
+                f"{self.env_id}: {MAX_GAMES_WITHOUT_LEARNER_TURN} games in a row ended before seat {self.seat} "
+                "had a decision"
+            )
+        self._episode_over = False
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), {"seat": self.seat}
+
+    def step(self, action: Any):
+        if self.state is None or self._episode_over:
+            raise RuntimeError(f"{self.env_id}: step() called on a finished episode; call reset() first")
+        state = self.state
+        try:
+            state.apply_action(action)
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"{self.env_id}: learner (seat {self.seat}): {err}") from None
+            self._episode_over = True
+            info = {"seat": self.seat, "illegal_action": True, "is_success": False}
+            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
+        self._play_opponents()
+        reward, terminated, truncated, info = 0.0, False, False, {"seat": self.seat}
+        if state.is_terminal():
+            self._episode_over = True
+            truncated = state.is_truncated()
+            terminated = not truncated
+            reward = 0.0 if truncated else float(state.returns()[self.seat])
+            info.update(self._final_info(state))
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, info
+
+    def _play_opponents(self) -> None:
+        """Let the opponents act until the learner is to act or the game is over."""
+        state, rng = self.state, self.np_random
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == self.seat:
+                return
+            policy = self._seat_policies[seat]
+            if type(policy) is RandomPolicy:  # same draw as RandomPolicy.act, without building an observation
+                legal = state.legal_actions()
+                action = legal[rng.integers(len(legal))]
+            else:
+                action = policy.act(state.observation(seat), state.legal_action_mask(), rng)
+            try:
+                state.apply_action(action)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"{self.env_id}: opponent {policy!r} at seat {seat}: {err}") from None
+
+    def _final_info(self, state: State) -> dict[str, Any]:
+        winners = winning_seats(state)
+        return {
+            "scores": [float(s) for s in state.scores()],
+            "returns": [float(r) for r in state.returns()],
+            "winners": winners,
+            "is_success": self.seat in winners,
+        }
+
+    def _observe(self) -> np.ndarray:
+        return np.array(self.state.observation(self.seat), dtype=np.float32)
+
+    def _current_mask(self) -> np.ndarray | None:
+        if self.state is None or self._episode_over:
+            return None
+        return self.state.legal_action_mask()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner's current decision as a bool vector (all False once the game is over)."""
+        if self.state is None:
+            raise RuntimeError(f"{self.env_id}: call reset() before action_masks()")
+        if self._episode_over:
+            return self._zero_mask.astype(bool)
+        return self.state.legal_action_mask().astype(bool)
+
+    # --- display -------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.state.render(self.seat) if self.state is not None else "(call reset() first)"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"PirateGymEnv({self.env_id!r}, seat={self.seat_option!r}, num_players={self.num_players})"
+
+
+def winning_seats(state: State) -> list[int]:
+    """Winners of a finished game: ``state.winner()`` when the game has it, else the seats with a
+    positive return, else those with the highest return; none after truncation."""
+    if state.is_truncated() or not state.is_terminal():
+        return []
+    winner_fn = getattr(state, "winner", None)
+    if callable(winner_fn):
+        declared = winner_fn()
+        if isinstance(declared, (list, tuple, set, frozenset)):
+            return sorted(int(s) for s in declared)
+        if declared is not None and int(declared) >= 0:
+            return [int(declared)]
+    returns: Sequence[float] = state.returns()
+    positive = [seat for seat, r in enumerate(returns) if r > 0]
+    if positive:
+        return positive
+    best = max(returns)
+    return [seat for seat, r in enumerate(returns) if r == best]

@@ -1,0 +1,79 @@
+"""The policy protocol every bot implements, and the uniform random policy."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything that picks a legal action from one seat's observation and action mask."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int: ...
+
+
+def legal_indices(action_mask: np.ndarray) -> np.ndarray:
+    legal = np.flatnonzero(action_mask)
+    if legal.size == 0:
+        raise ValueError("the action mask allows no action: this seat is not to act")
+    return legal
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = legal_indices(action_mask)
+        return int(legal[rng.integers(legal.size)])
+
+    def __repr__(self) -> str:
+        return "RandomPolicy()"
+
+
+class CallablePolicy:
+    """Adapts a plain function ``f(observation, action_mask, rng) -> int`` to the protocol."""
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return int(self.fn(observation, action_mask, rng))
+
+
+POLICY_KINDS = ("random", "heuristic", "a checkpoint path (.zip)", "a Policy object", "a callable")
+
+
+def resolve_policy(spec, env_id: str, num_players: int | None = None, **options) -> Policy:
+    """Turn an opponent/player spec into a :class:`Policy` for ``env_id``.
+
+    ``spec`` is ``"random"``, ``"heuristic"``, a path to a MaskablePPO checkpoint (``.zip``),
+    an object with ``act``, or a callable ``f(observation, action_mask, rng)``.
+    """
+    from pathlib import Path
+
+    from pirate_envs.core.registry import make_heuristic
+
+    if isinstance(spec, str):
+        if spec == "random":
+            return RandomPolicy()
+        if spec == "heuristic":
+            return make_heuristic(env_id, num_players, **options)
+        if spec.endswith(".zip") or Path(spec).exists():
+            from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+
+            return CheckpointPolicy(spec)
+        raise ValueError(f"unknown policy {spec!r}; expected one of: {', '.join(POLICY_KINDS)}")
+    if isinstance(spec, Path):
+        from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+
+        return CheckpointPolicy(str(spec))
+    if hasattr(spec, "act"):
+        return spec
+    if callable(spec):
+        return CallablePolicy(spec)
+    raise ValueError(f"cannot use {spec!r} as a policy; expected one of: {', '.join(POLICY_KINDS)}")

@@ -1,0 +1,87 @@
+"""The seeded random-number generator every game state owns.
+
+A SplitMix64 generator: its whole state is one 64-bit integer, so cloning a game state,
+serialising it to JSON and restoring it are exact and cheap (search bots clone millions of
+times). The global ``random`` and ``numpy.random`` states are never touched.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import MutableSequence
+from typing import Any
+
+import numpy as np
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class Rng:
+    """SplitMix64: small, fast in pure Python, statistically good enough for shuffles and dice."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = secrets.randbits(64)
+        # Mix the seed once so that nearby seeds (0, 1, 2, ...) start far apart.
+        self.state = (int(seed) * _GOLDEN + 0x632BE59BD9B4E019) & _MASK64
+
+    def next_u64(self) -> int:
+        self.state = z = (self.state + _GOLDEN) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def randrange(self, n: int) -> int:
+        """Uniform integer in [0, n) (multiply-shift; bias below 2**-50 for game-sized n)."""
+        if n <= 0:
+            raise ValueError(f"randrange needs n >= 1, got {n}")
+        return (self.next_u64() * n) >> 64
+
+    def random(self) -> float:
+        return (self.next_u64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq: Any) -> Any:
+        return seq[self.randrange(len(seq))]
+
+    def shuffle(self, items: MutableSequence) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = (self.next_u64() * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+
+    def clone(self) -> Rng:
+        new = Rng.__new__(Rng)
+        new.state = self.state
+        return new
+
+    def to_json(self) -> str:
+        return format(self.state, "016x")
+
+    @classmethod
+    def from_json(cls, text: str) -> Rng:
+        new = cls.__new__(cls)
+        new.state = int(text, 16) & _MASK64
+        return new
+
+
+def as_rng(source: Any) -> Rng:
+    """Turn what a caller passes as randomness into an :class:`Rng`.
+
+    Accepts an ``Rng`` (used as is), an int seed, ``None`` (fresh entropy), a
+    ``numpy.random.Generator`` or a ``random.Random`` (a seed is drawn from it).
+    """
+    if isinstance(source, Rng):
+        return source
+    if source is None or (isinstance(source, (int, np.integer)) and not isinstance(source, bool)):
+        return Rng(None if source is None else int(source))
+    if isinstance(source, np.random.Generator):
+        return Rng(int(source.integers(0, 1 << 63)))
+    if isinstance(source, random.Random):
+        return Rng(source.getrandbits(64))
+    raise TypeError(
+        f"expected an int seed, None, pirate_envs Rng, numpy Generator or random.Random; got {type(source).__name__}"
+    )

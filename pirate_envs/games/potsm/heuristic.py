@@ -1,0 +1,674 @@
+"""The heuristic bot of ``potsm_v0``: one-step lookahead of the current adventure, from the observation alone.
+
+The bot reads only its own observation vector (PSM-1010) and action mask, never the state. Per decision:
+
+1. **Ownership belief** (PSM-561, PSM-1079, PSM-1081). Its own pirates are known; revealed owners are
+   facts; a public *not-owner* fact forbids an (opponent, ship) pair. The other unknown ships are spread
+   over the opponents' free slots and the unused pile by iterative proportional fitting (Sinkhorn) of
+   prior weights that lean on the move tallies — players push their own ships forward and push back or
+   sabotage the others — and on the accusation tally (nobody names their own pirate, usually).
+2. **Ship values** ``V[j]``: +1 for each of its own ships, ``-sum_k P(k owns j) * c_k`` for the others
+   (``c_k`` weighs opponent k, more for the estimated leader); unused ships count 0.
+3. **Lookahead.** For every distinct line a legal action produces (move cards PSM-502..506 and 630..636,
+   Repair PSM-513, Pass) it resolves the current adventure exactly (Section 6), then adds a *potential*
+   per ship: the expected fame of its place in the line from the coming adventures (the deck's mix, plus
+   the next card of the row in the upcoming variant), minus the expected cost of being or becoming damaged.
+   The score of an action is ``sum_j V[j] * (fame gained + potential)``.
+4. **Fog** (PSM-637) keeps the current adventure for the next player: its effect counts only in part.
+   **Accuse** (PSM-515) adds ``accuse_scale * P(k owns j) * ceil(fame/2) * (1 + c_k)`` to the Pass line; in the
+   hand variant it also pays a hand card for good (PSM-803), a cost that fades over the last 2n adventures.
+   **Pass-discard** and the accusation's discard throw the card type least worth keeping.
+
+The weights (``DEFAULT_PARAMS``) were tuned in 4-player games against copies of the bot; any of them can be
+overridden by keyword (``HeuristicPolicy(game, horizon=2.0)``). ``action_scores`` exposes the evaluation.
+Everything runs on plain Python lists, about 200 µs per call.
+"""
+
+from __future__ import annotations
+
+import math
+from operator import mul
+from typing import Any
+
+import numpy as np
+
+from pirate_envs.games.potsm.actions import (
+    ACCUSE_BASE,
+    ACCUSE_DISCARD_BASE,
+    ADVANCE_BASE,
+    ALLIANCE_BASE,
+    FOG_ACTION,
+    FULL_SPEED_BASE,
+    LOST_AT_SEA_BASE,
+    MOVE_TYPE_ACTIONS,
+    PASS_ACTION,
+    PASS_DISCARD_BASE,
+    REPAIR_ACTION,
+    RETREAT_BASE,
+    RIP_BASE,
+    SABOTAGE_BASE,
+)
+from pirate_envs.games.potsm.cards import (
+    ADVENTURE_COUNTS,
+    CURSED_SHIP,
+    CURSED_SHIP_POSITIONS,
+    CURSED_TREASURE,
+    ENGLISH_ATTACK,
+    ENGLISH_LOOT,
+    FRONT_AWARDS,
+    GHOST_SHIP,
+    MAELSTROM,
+    MUTINY,
+    NATION_OF_SHIP,
+    NUM_ADVENTURE_CARDS,
+    NUM_ADVENTURE_TYPES,
+    POSITION_AWARDS,
+    POSITION_DAMAGE,
+    SHIPS_OF_NATION,
+    STORM_AHEAD,
+    VOLCANO,
+    pirates_per_player,
+)
+from pirate_envs.games.potsm.cards import FOG as FOG_MOVE
+from pirate_envs.games.potsm.observation import field_slices
+
+# Action blocks (PSM-1040..1052), short names for the hot path.
+FULL_SPEED = FULL_SPEED_BASE
+LOST_AT_SEA = LOST_AT_SEA_BASE
+ALLIANCE = ALLIANCE_BASE
+RIP = RIP_BASE
+ADVANCE = ADVANCE_BASE
+RETREAT = RETREAT_BASE
+SABOTAGE = SABOTAGE_BASE
+FOG = FOG_ACTION
+REPAIR = REPAIR_ACTION
+PASS = PASS_ACTION
+PASS_DISCARD = PASS_DISCARD_BASE
+ACCUSE_DISCARD = ACCUSE_DISCARD_BASE
+ACCUSE = ACCUSE_BASE
+
+MOVE_TYPE_OF_ACTION = {a: t for t, actions in enumerate(MOVE_TYPE_ACTIONS) for a in actions}
+NATION = NATION_OF_SHIP
+NATION_SHIPS = SHIPS_OF_NATION
+FOG_TYPE = FOG_MOVE
+# Adventure effects (Section 6) in the shapes the lookahead reads.
+AWARD_AT = POSITION_AWARDS  # +1 at each listed 0-based position, undamaged ships only (PSM-523)
+AWARD_FRONT = FRONT_AWARDS  # front k undamaged ships gain a (PSM-522); Cursed Treasure then damages them
+DAMAGE_AT = {t: places for t, places in POSITION_DAMAGE.items() if t != GHOST_SHIP}  # Kraken, Cursed Water
+ATTACK_FIRST = ENGLISH_ATTACK  # 18..20 X Attack
+LOOT_FIRST = ENGLISH_LOOT  # 21..23 X Loot
+
+# Static value of holding a move card type, for the hand variant's discards (PSM-803).
+CARD_KEEP_VALUE = (1.0, 0.55, 0.7, 0.45, 0.35, 0.35, 0.35, 0.25, 0.25, 0.25, 0.6, 0.9)
+
+DEFAULT_PARAMS: dict[str, float] = {
+    "opponent_weight": 0.4,  # c_k for n >= 3 (n = 2 uses 1.0: the game is zero-sum there)
+    "leader_weight": 0.4,  # extra c_k for the opponent estimated to lead
+    "horizon": 1.5,  # how many coming adventures a place in the line is worth
+    "next_weight": 0.5,  # weight of the next known adventure (upcoming variant) on the potential
+    "damage_cost": 0.4,  # cost of a ship being damaged (before the end-game scaling)
+    "fog_keep": 0.5,  # share of the current adventure's effect still expected after Fog
+    "accuse_scale": 1.5,  # multiplier on the accusation's expected steal
+    "accuse_cost": 0.0,  # waiting cost of an early accusation (fades over the last 2n adventures)
+    "accuse_card_cost": 3.0,  # hand variant: a hand card lost for good (fades like accuse_cost)
+    "card_cost": 0.15,  # hand variant: weight of giving up a good card when playing it
+    "tally_forward": 0.8,  # ownership evidence per forward play by a seat on a ship
+    "tally_backward": 0.8,  # per backward play
+    "tally_sabotage": 2.0,  # per Sabotage
+    "tally_accuse": 3.0,  # per accusation naming the pirate (nobody names their own)
+}
+
+
+def _potential_tables() -> tuple[list, list, list, list, list, list]:
+    """Per adventure type: the expected effect of one adventure on an undamaged ship, by place.
+
+    Returns ``gain_pos[t][p]`` (award at position p), ``gain_rank[t][r]`` (award to the r-th undamaged
+    ship from the front), ``damage_pos[t][nation][p]``, ``damage_front[t][r]``, ``damage_back[t][r]``
+    (r-th undamaged from the back) and ``loss_pos[t][p]`` (fame lost at position p).
+    """
+    gain_pos = [[0.0] * 9 for _ in range(NUM_ADVENTURE_TYPES)]
+    gain_rank = [[0.0] * 9 for _ in range(NUM_ADVENTURE_TYPES)]
+    damage_pos = [[[0.0] * 9 for _ in range(3)] for _ in range(NUM_ADVENTURE_TYPES)]
+    damage_front = [[0.0] * 9 for _ in range(NUM_ADVENTURE_TYPES)]
+    damage_back = [[0.0] * 9 for _ in range(NUM_ADVENTURE_TYPES)]
+    loss_pos = [[0.0] * 9 for _ in range(NUM_ADVENTURE_TYPES)]
+    for t, places in AWARD_AT.items():
+        for p in places:
+            gain_pos[t][p] = 1.0
+    for t, (k, amount) in AWARD_FRONT.items():
+        for r in range(k):
+            gain_rank[t][r] = float(amount)
+            if t == CURSED_TREASURE:
+                damage_front[t][r] = 1.0
+    damage_back[STORM_AHEAD][0] = damage_back[STORM_AHEAD][1] = 1.0
+    damage_back[MAELSTROM][0] = 1.0
+    damage_front[VOLCANO][0] = 1.0
+    for p in POSITION_DAMAGE[GHOST_SHIP]:
+        for a in range(3):
+            damage_pos[GHOST_SHIP][a][p] = 1.0
+        loss_pos[GHOST_SHIP][p] = 1.0
+    for t, places in DAMAGE_AT.items():
+        for p in places:
+            for a in range(3):
+                damage_pos[t][a][p] = 1.0
+    for p in CURSED_SHIP_POSITIONS:
+        loss_pos[CURSED_SHIP][p] = 1.0
+    # X Attack: a ship of another nation at p is hit when some X ship is behind it. Its 8 fellow ships
+    # hold the 3 X ships in uniformly random places: P(all 3 ahead) = C(p, 3) / C(8, 3).
+    for x in range(3):
+        for a in range(3):
+            if a == x:
+                continue
+            for p in range(9):
+                damage_pos[ATTACK_FIRST + x][a][p] = 1.0 - math.comb(p, 3) / math.comb(8, 3)
+    return gain_pos, gain_rank, damage_pos, damage_front, damage_back, loss_pos
+
+
+GAIN_POS, GAIN_RANK, DAMAGE_POS, DAMAGE_FRONT, DAMAGE_BACK, LOSS_POS = _potential_tables()
+
+
+def _mix(weights: list[tuple[int, float]]) -> tuple[list, list, list, list, list, list]:
+    """The potential tables of a weighted mixture of adventure types."""
+    gp = [0.0] * 9
+    gr = [0.0] * 9
+    dp = [[0.0] * 9 for _ in range(3)]
+    df = [0.0] * 9
+    db = [0.0] * 9
+    lp = [0.0] * 9
+    for t, w in weights:
+        if w == 0.0:
+            continue
+        for i in range(9):
+            gp[i] += w * GAIN_POS[t][i]
+            gr[i] += w * GAIN_RANK[t][i]
+            df[i] += w * DAMAGE_FRONT[t][i]
+            db[i] += w * DAMAGE_BACK[t][i]
+            lp[i] += w * LOSS_POS[t][i]
+            for a in range(3):
+                dp[a][i] += w * DAMAGE_POS[t][a][i]
+    return gp, gr, dp, df, db, lp
+
+
+# The deck's mix, per adventure (weights sum to 1).
+DECK_MIX = _mix([(t, c / float(NUM_ADVENTURE_CARDS)) for t, c in enumerate(ADVENTURE_COUNTS)])
+
+
+# --- line moves (PSM-502..506) ----------------------------------------------------------------------------
+def move_ship(line: list[int], p: int, k: int) -> None:
+    """Ship at 0-based position p moves k places (k > 0 forward, k < 0 backward), in place (PSM-502)."""
+    q = p - k
+    if q < 0:
+        q = 0
+    elif q > 8:
+        q = 8
+    if q != p:
+        line.insert(q, line.pop(p))
+
+
+def move_pair(line: list[int], p: int, k: int) -> None:
+    """Ships at 0-based p, p+1 move k places as a block, in place (PSM-503)."""
+    q = p - k
+    if q < 0:
+        q = 0
+    elif q > 7:
+        q = 7
+    if q != p:
+        block = line[p : p + 2]
+        del line[p : p + 2]
+        line[q:q] = block
+
+
+def nation_move(line: list[int], nation: int, forward: bool) -> None:
+    """X Advance (front ship first, forward 2) or X Retreat (back ship first, backward 2) (PSM-505, 506)."""
+    ships = [s for s in line if NATION[s] == nation]
+    if forward:
+        for s in ships:
+            move_ship(line, line.index(s), 2)
+    else:
+        for s in reversed(ships):
+            move_ship(line, line.index(s), -2)
+
+
+def resolve_adventure(
+    card: int, line: list[int], damaged: list[int], fame: list[float], unrevealed: list[bool]
+) -> tuple[list[float], list[int]]:
+    """The current adventure against ``line`` (Section 6): (fame change per ship, damage per ship after).
+
+    ``damaged`` is not modified. Mutiny's fame loss is the full ``ceil(f/2)`` of the frontmost unrevealed
+    ship; the caller's ship values carry the chance that it is owned at all.
+    """
+    delta = [0.0] * 9
+    d = damaged[:]
+    award = AWARD_AT.get(card)
+    if award is not None:
+        for p in award:
+            s = line[p]
+            if not d[s]:
+                delta[s] += 1.0
+        return delta, d
+    front = AWARD_FRONT.get(card)
+    if front is not None:
+        k, amount = front
+        taken = []
+        for s in line:
+            if not d[s]:
+                delta[s] += amount
+                taken.append(s)
+                if len(taken) == k:
+                    break
+        if card == CURSED_TREASURE:
+            for s in taken:
+                d[s] = 1
+        return delta, d
+    if card in (STORM_AHEAD, MAELSTROM):
+        left = 2 if card == STORM_AHEAD else 1
+        for p in range(8, -1, -1):
+            s = line[p]
+            if not d[s]:
+                d[s] = 1
+                left -= 1
+                if left == 0:
+                    break
+    elif card == GHOST_SHIP:
+        for p in POSITION_DAMAGE[GHOST_SHIP]:
+            s = line[p]
+            d[s] = 1
+            if fame[s] >= 1.0:
+                delta[s] = -1.0
+    elif card == VOLCANO:
+        for s in line:
+            if not d[s]:
+                d[s] = 1
+                break
+    elif card in DAMAGE_AT:
+        for p in DAMAGE_AT[card]:
+            d[line[p]] = 1
+    elif card == CURSED_SHIP:
+        for p in CURSED_SHIP_POSITIONS:
+            s = line[p]
+            if fame[s] >= 1.0:
+                delta[s] = -1.0
+    elif card == MUTINY:
+        for s in line:
+            if unrevealed[s]:
+                delta[s] = -float(math.ceil(fame[s] / 2.0))
+                break
+    elif card < LOOT_FIRST:  # X Attack
+        x = card - ATTACK_FIRST
+        last = -1
+        for p in range(9):
+            s = line[p]
+            if NATION[s] == x and not d[s]:
+                last = p
+        for p in range(last):
+            s = line[p]
+            if NATION[s] != x:
+                d[s] = 1
+    else:  # X Loot
+        x = card - LOOT_FIRST
+        for p in range(9):
+            s = line[p]
+            if NATION[s] != x or d[s]:
+                continue
+            for q in range(p + 1, 9):
+                v = line[q]
+                if NATION[v] != x and fame[v] + delta[v] >= 1.0:
+                    delta[v] -= 1.0
+                    delta[s] += 1.0
+    return delta, d
+
+
+def line_after_move(a: int, line: list[int], damaged: list[int]) -> tuple[list[int], list[int]]:
+    """The line and damage after move-card action ``a`` < 49 (PSM-630..636); the inputs are not modified."""
+    new_line = line[:]
+    if a < LOST_AT_SEA:
+        move_ship(new_line, a - FULL_SPEED, 6)
+    elif a < ALLIANCE:
+        move_ship(new_line, a - LOST_AT_SEA, -6)
+    elif a < RIP:
+        move_pair(new_line, a - ALLIANCE, 3)
+    elif a < ADVANCE:
+        move_pair(new_line, a - RIP, -3)
+    elif a < RETREAT:
+        nation_move(new_line, a - ADVANCE, True)
+    elif a < SABOTAGE:
+        nation_move(new_line, a - RETREAT, False)
+    else:
+        damaged = damaged[:]
+        damaged[line[a - SABOTAGE]] = 1
+    return new_line, damaged
+
+
+class HeuristicPolicy:
+    """One-step lookahead bot for ``potsm_v0``; sees only its own observation and mask."""
+
+    name = "heuristic"
+    sinkhorn_iterations = 4
+
+    def __init__(self, game: Any, **params: float) -> None:
+        unknown = set(params) - set(DEFAULT_PARAMS)
+        if unknown:
+            raise ValueError(f"HeuristicPolicy: unknown parameters {sorted(unknown)}; known: {sorted(DEFAULT_PARAMS)}")
+        self.params = {**DEFAULT_PARAMS, **params}
+        self.num_players = n = int(game.num_players)
+        self.hand_variant = bool(game.options.get("move_cards_in_hand", False))
+        self.upcoming_variant = bool(game.options.get("upcoming_adventures", False))
+        self.pirates_each = pirates_per_player(n)
+        self.unused_pirates = 9 - n * self.pirates_each
+        self._start = {name: sl.start for name, sl in field_slices(n).items()}
+        self._mix_cache: dict[tuple[int, float], tuple] = {}  # upcoming variant: (next adventure, horizon)
+        p = self.params
+        self.opponent_weight = 1.0 if n == 2 else p["opponent_weight"]
+        self.leader_weight = 0.0 if n == 2 else p["leader_weight"]
+
+    def __repr__(self) -> str:
+        return f"HeuristicPolicy(num_players={self.num_players})"
+
+    # --- the decision -------------------------------------------------------------------------------------
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(action_mask).tolist()
+        if not legal:
+            raise ValueError("the action mask allows no action: this seat is not to act")
+        if len(legal) == 1:
+            return legal[0]
+        scores = self._scores(observation.tolist(), legal)
+        best = max(scores.values())
+        top = [a for a, s in scores.items() if s >= best - 1e-9]
+        if len(top) == 1:
+            return top[0]
+        return top[int(rng.integers(len(top)))]
+
+    def action_scores(self, observation: np.ndarray, action_mask: np.ndarray) -> dict[int, float]:
+        """The score of every legal action (higher is better); ``act`` picks a best one."""
+        legal = np.flatnonzero(action_mask).tolist()
+        if not legal:
+            raise ValueError("the action mask allows no action: this seat is not to act")
+        return self._scores(observation.tolist(), legal)
+
+    def _scores(self, o: list[float], legal: list[int]) -> dict[int, float]:
+        st = self._start
+        if legal[0] >= ACCUSE_DISCARD and legal[-1] < ACCUSE:  # PSM-1051: the accusation's discard
+            return self._accusation_discard_scores(o, legal)
+
+        # --- the public line (PSM-1061..1063) ---
+        line = [0] * 9
+        b = st["ship_position"]
+        for j in range(9):
+            line[o[b + 9 * j : b + 9 * j + 9].index(1.0)] = j
+        b = st["ship_damaged"]
+        damaged = [1 if o[b + j] > 0.5 else 0 for j in range(9)]
+        b = st["ship_fame"]
+        fame = o[b : b + 9]
+        b = st["current_adventure"]
+        card = o[b : b + NUM_ADVENTURE_TYPES].index(1.0)
+
+        owner_prob, mine, unrevealed = self._ownership(o)
+        values = self._ship_values(o, owner_prob, mine, fame)
+        tables, scale, remaining = self._potential(o)
+        prepared = self._prepare(values, tables, scale)
+
+        # --- lookahead over the distinct resulting lines ---
+        scores: dict[int, float] = {}
+        cache: dict[tuple, float] = {}
+        p_ = self.params
+        base_line_score = None
+        accusation_values = None
+        for a in legal:
+            if a < FOG:
+                new_line, new_damaged = line_after_move(a, line, damaged)
+                key = (*new_line, *new_damaged)
+                s = cache.get(key)
+                if s is None:
+                    s = self._line_score(card, new_line, new_damaged, fame, unrevealed, prepared)
+                    cache[key] = s
+                if self.hand_variant:
+                    s -= p_["card_cost"] * self._card_cost(MOVE_TYPE_OF_ACTION[a], mine)
+                scores[a] = s
+            elif a == FOG:
+                s = self._line_score(card, line, damaged, fame, unrevealed, prepared, p_["fog_keep"])
+                if self.hand_variant:
+                    s -= p_["card_cost"] * self._card_cost(FOG_TYPE, mine)
+                scores[a] = s
+            elif a == REPAIR:
+                scores[a] = self._line_score(card, line, [0] * 9, fame, unrevealed, prepared) - 1e-6
+            else:
+                if base_line_score is None:
+                    base_line_score = self._line_score(card, line, damaged, fame, unrevealed, prepared)
+                if a == PASS:
+                    scores[a] = base_line_score
+                elif a < ACCUSE_DISCARD:
+                    scores[a] = base_line_score + self._discard_bonus(a - PASS_DISCARD, mine)
+                else:
+                    if accusation_values is None:
+                        accusation_values = self._accusation_values(owner_prob, mine, fame, remaining)
+                    scores[a] = base_line_score + accusation_values[a - ACCUSE]
+        return scores
+
+    def predict_turn(
+        self, a: int, line: list[int], damaged: list[int], fame: list[float], card: int, unrevealed: list[bool]
+    ) -> tuple[list[int], list[int], list[float]] | None:
+        """What the lookahead expects after action ``a`` and the adventure: (line, damage, fame).
+
+        None for Fog, accusations and the accusation discard, whose outcome the lookahead does not
+        predict as a line. Mutiny's prediction assumes the target is owned.
+        """
+        if a < FOG:
+            line, damaged = line_after_move(a, line, damaged)
+        elif a == REPAIR:
+            damaged = [0] * 9
+        elif a == FOG or a >= ACCUSE_DISCARD:
+            return None
+        delta, after = resolve_adventure(card, line, damaged, fame, unrevealed)
+        return line, after, [fame[j] + delta[j] for j in range(9)]
+
+    # --- beliefs ------------------------------------------------------------------------------------------
+    def _ownership(self, o: list[float]) -> tuple[list[list[float]], list[int], list[bool]]:
+        """P(opponent at offset k owns ship j) for k = 1..n-1 (column 0 unused), own ships, unrevealed flags."""
+        n = self.num_players
+        st = self._start
+        p = self.params
+        b = st["my_pirates"]
+        mine = [1 if o[b + j] > 0.5 else 0 for j in range(9)]
+        prob = [[0.0] * n for _ in range(9)]
+        unrevealed = [True] * 9
+        caps = [float(self.pirates_each)] * n  # columns 1..n-1: opponents; column 0: the unused pile
+        caps[0] = float(self.unused_pirates)
+        rev = st["ship_revealed_owner"]
+        for j in range(9):
+            seg = o[rev + n * j : rev + n * j + n]
+            if 1.0 in seg:
+                unrevealed[j] = False
+                k = seg.index(1.0)
+                if k > 0:
+                    prob[j][k] = 1.0
+                    caps[k] -= 1.0
+        rows = []
+        weights = []
+        nb = st["ship_not_owner"]
+        tally = st["move_tally"]
+        acc = st["accusation_tally"]
+        tf, tb, ts, ta = p["tally_forward"], p["tally_backward"], p["tally_sabotage"], p["tally_accuse"]
+        for j in range(9):
+            if mine[j] or not unrevealed[j]:
+                continue
+            w = [1.0] * n
+            for k in range(1, n):
+                if o[nb + n * j + k] > 0.5:
+                    w[k] = 0.0
+                    continue
+                t = tally + (k * 9 + j) * 3
+                e = tf * o[t] - tb * o[t + 1] - ts * o[t + 2] - ta * o[acc + k * 9 + j]
+                if e != 0.0:
+                    w[k] = math.exp(max(-4.0, min(4.0, e)))
+            rows.append(j)
+            weights.append(w)
+        if rows:
+            # Sinkhorn: each row sums to 1, each column to its free slots.
+            caps = [max(c, 0.0) for c in caps]
+            for _ in range(self.sinkhorn_iterations):
+                scale = [
+                    c / t if t > 0.0 else 0.0
+                    for c, t in zip(caps, [sum(col) for col in zip(*weights, strict=True)], strict=True)
+                ]
+                weights = [[a * f for a, f in zip(w, scale, strict=True)] for w in weights]
+                weights = [[a / t for a in w] if (t := sum(w)) > 0.0 else w for w in weights]
+            for j, w in zip(rows, weights, strict=True):
+                prob[j] = w
+        return prob, mine, unrevealed
+
+    def _ship_values(self, o: list[float], prob: list[list[float]], mine: list[int], fame: list[float]) -> list[float]:
+        """+1 for an own ship; minus the weighted chance that an opponent owns it otherwise."""
+        n = self.num_players
+        st = self._start
+        weight = [self.opponent_weight] * n
+        if self.leader_weight > 0.0:
+            b = st["claimed_fame"]
+            estimate = [o[b + k] for k in range(n)]
+            for j in range(9):
+                if not mine[j] and fame[j] > 0.0:
+                    pj = prob[j]
+                    for k in range(1, n):
+                        estimate[k] += pj[k] * fame[j]
+            leader = max(range(1, n), key=estimate.__getitem__)
+            weight[leader] += self.leader_weight
+        values = [0.0] * 9
+        for j in range(9):
+            if mine[j]:
+                values[j] = 1.0
+            else:
+                pj = prob[j]
+                v = 0.0
+                for k in range(1, n):
+                    v -= pj[k] * weight[k]
+                values[j] = v
+        self._opponent_weights = weight
+        return values
+
+    # --- evaluation ---------------------------------------------------------------------------------------
+    def _potential(self, o: list[float]) -> tuple[tuple, float, int]:
+        """Potential tables for the coming adventures, the end-game scale, and the adventures left after this one."""
+        st = self._start
+        remaining = int(o[st["adventure_deck_size"]])
+        weights = None
+        if self.upcoming_variant:
+            b = st["upcoming_adventures"]
+            upcoming = []
+            for slot in range(3):
+                seg = o[b + 24 * slot : b + 24 * slot + 24]
+                if 1.0 in seg:
+                    upcoming.append(seg.index(1.0))
+            remaining += len(upcoming)
+            if upcoming:
+                weights = [(upcoming[0], self.params["next_weight"])]
+        horizon = min(self.params["horizon"], float(remaining))
+        if weights is None:
+            return DECK_MIX, horizon, remaining
+        key = (weights[0][0], horizon)
+        tables = self._mix_cache.get(key)
+        if tables is None:
+            deck_share = horizon / float(NUM_ADVENTURE_CARDS)
+            tables = _mix(weights + [(t, deck_share * c) for t, c in enumerate(ADVENTURE_COUNTS)])
+            self._mix_cache[key] = tables
+        return tables, 1.0, remaining
+
+    def _prepare(self, values: list[float], tables: tuple, scale: float) -> tuple:
+        """Per-call lookup tables of the line potential, ship values folded in.
+
+        Undamaged ship s at position p, r-th undamaged from the front and b-th from the back is worth
+        ``place[s][p] + values[s] * (front[r] + back[b])``; a damaged one ``wreck[s]``; a ship with fame at a
+        position of ``losses`` loses ``values[s] * loss``.
+        """
+        if scale <= 0.0:
+            # The last adventure: only the tie-break is left (PSM-703): own undamaged ships count a little.
+            zero = [0.0] * 9
+            place = [[1e-3 if v > 0.0 else 0.0] * 9 for v in values]
+            return values, place, zero, zero, zero, ()
+        gp, gr, dp, df, db, lp = tables
+        cost = self.params["damage_cost"]
+        place = []
+        for s in range(9):
+            v = values[s] * scale
+            d = dp[NATION[s]]
+            place.append([v * (gp[p] - cost * d[p]) for p in range(9)])
+        front = [scale * (gr[r] - cost * df[r]) for r in range(9)]
+        back = [-scale * cost * db[r] for r in range(9)]
+        wreck = [-scale * cost * v for v in values]
+        losses = tuple((p, scale * lp[p]) for p in range(9) if lp[p] != 0.0)
+        return values, place, front, back, wreck, losses
+
+    @staticmethod
+    def _line_score(
+        card: int,
+        line: list[int],
+        damaged: list[int],
+        fame: list[float],
+        unrevealed: list[bool],
+        prepared: tuple,
+        keep: float = 1.0,
+    ) -> float:
+        """Fame gained by the adventure on ``line`` (times ``keep``) plus the potential of the line after it."""
+        values, place, front, back, wreck, losses = prepared
+        delta, d = resolve_adventure(card, line, damaged, fame, unrevealed)
+        total = sum(map(mul, values, delta))
+        if keep != 1.0:  # Fog: the adventure is still ahead, the line stays as it is
+            total *= keep
+            d = damaged
+            delta = [0.0] * 9
+        last = 8 - sum(d)
+        rank = 0
+        for p, s in enumerate(line):
+            if d[s]:
+                total += wreck[s]
+            else:
+                total += place[s][p] + values[s] * (front[rank] + back[last - rank])
+                rank += 1
+        for p, loss in losses:
+            s = line[p]
+            if fame[s] + delta[s] >= 1.0:
+                total -= values[s] * loss
+        return total
+
+    # --- accusations and discards -------------------------------------------------------------------------
+    def _accusation_values(self, prob, mine, fame, remaining) -> list[float]:
+        """Per accusation index - 76: ``P(k owns j) * ceil(f/2) * (1 + c_k)`` (scaled) minus its cost (PSM-515)."""
+        n = self.num_players
+        p = self.params
+        cost = p["accuse_cost"]
+        if self.hand_variant:
+            cost += p["accuse_card_cost"]
+        cost = cost * min(1.0, remaining / (2.0 * n)) + 1e-6
+        steal = [float(math.ceil(f / 2.0)) for f in fame]
+        values = []
+        for k in range(1, n):
+            coef = p["accuse_scale"] * (1.0 + self._opponent_weights[k])
+            for j in range(9):
+                if mine[j]:  # naming its own pirate is always wrong
+                    values.append(-1.0)
+                else:
+                    values.append(coef * prob[j][k] * steal[j] - cost)
+        return values
+
+    def _card_cost(self, t: int, mine: list[int]) -> float:
+        """Value of keeping move card type t, relative to an average fresh draw."""
+        return self._keep_value(t, mine) - 0.5
+
+    def _keep_value(self, t: int, mine: list[int]) -> float:
+        if 4 <= t <= 6:  # an Advance helps when it carries own ships
+            nation = t - 4
+            return 0.2 + 0.3 * sum(mine[s] for s in NATION_SHIPS[nation])
+        if 7 <= t <= 9:  # a Retreat helps when it carries none
+            nation = t - 7
+            return 0.5 - 0.25 * sum(mine[s] for s in NATION_SHIPS[nation])
+        return CARD_KEEP_VALUE[t]
+
+    def _discard_bonus(self, t: int, mine: list[int]) -> float:
+        """Pass-discard: in the hand variant, throwing a weak card for a fresh draw is worth a little."""
+        if self.hand_variant:
+            return 0.1 * (0.5 - self._keep_value(t, mine)) - 1e-6
+        return -1e-6
+
+    def _accusation_discard_scores(self, o: list[float], legal: list[int]) -> dict[int, float]:
+        """PSM-803: the accusation costs a hand card for good; throw the one least worth keeping."""
+        b = self._start["my_pirates"]
+        mine = [1 if o[b + j] > 0.5 else 0 for j in range(9)]
+        return {a: -self._keep_value(a - ACCUSE_DISCARD, mine) for a in legal}

@@ -1,0 +1,347 @@
+"""The shared conformance suite: every registered game, player count and rule variant.
+
+Properties (design.md): engine contract, random play to the end, no leak through
+``resample_hidden``, determinism with disturbed global RNGs, exact ``to_dict`` round trips,
+illegal actions rejected with the state unchanged, helpful option errors, and PettingZoo's
+``api_test``/``seed_test`` on the AEC env.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import pirate_envs
+from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
+from pirate_envs.core.game import TERMINAL
+from pirate_envs.core.registry import env_module, game_class
+
+GAMES_PER_CASE = 6
+LEAK_PROBES_PER_GAME = 12
+
+
+def make_game(case):
+    env_id, n, _, options = case
+    return game_class(env_id)(num_players=n, **options)
+
+
+def random_trajectory(game, seed: int, action_seed: int):
+    """Play one random game; yield (state, action) before each action."""
+    state = game.new_initial_state(seed)
+    rng = random.Random(action_seed)
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        yield state, action
+        state.apply_action(action)
+    yield state, None
+
+
+def fields_view(state) -> dict:
+    """Everything of a state except its RNG (for 'did the hidden part change' comparisons)."""
+    d = state.to_dict()
+    d.pop("rng")
+    return d
+
+
+# --- engine contract -------------------------------------------------------------------------------
+
+
+def test_game_facts(case):
+    game = make_game(case)
+    env_id, n, _, _ = case
+    assert game.num_players == n
+    assert n in type(game).player_counts
+    assert game.num_actions >= 2
+    assert game.observation_shape == (game.observation_size,)
+    assert game.max_decisions >= 1
+    assert env_module(env_id).Game is type(game)
+
+
+def test_random_play_engine(case):
+    """Random play to the end: masks match legal actions, invariants hold, bounds respected."""
+    game = make_game(case)
+    n = game.num_players
+    for g in range(GAMES_PER_CASE):
+        decisions = 0
+        for state, action in random_trajectory(game, seed=1000 + g, action_seed=g):
+            state.check_invariants()
+            for seat in range(n):
+                obs = state.observation(seat)
+                assert obs.dtype == np.float32 and obs.shape == game.observation_shape
+                assert obs.min() >= game.observation_low and obs.max() <= game.observation_high
+            if action is None:
+                break
+            legal = state.legal_actions()
+            assert legal, "no legal action in a non-terminal state"
+            assert legal == sorted(set(legal))
+            mask = state.legal_action_mask()
+            assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
+            assert np.flatnonzero(mask).tolist() == legal
+            assert 0 <= state.current_player() < n
+            decisions += 1
+        assert state.is_terminal() and state.current_player() == TERMINAL
+        assert decisions <= game.max_decisions
+        assert state.legal_actions() == [] and not state.legal_action_mask().any()
+        returns = state.returns()
+        assert len(returns) == n and all(isinstance(r, float) for r in returns)
+        assert len(state.scores()) == n
+        if not state.is_truncated():
+            assert any(r > 0 for r in returns), "a finished game must reward someone"
+            if game.options.get("reward_mode") == "win":
+                assert set(returns) <= {-1.0, 1.0}
+
+
+def test_clone_is_independent(case):
+    game = make_game(case)
+    for state, action in random_trajectory(game, seed=7, action_seed=7):
+        if action is None:
+            break
+        if state.decisions % 5 == 0:
+            before = state.to_dict()
+            copy = state.clone()
+            assert copy.to_dict() == before
+            copy.apply_action(action)
+            assert state.to_dict() == before, "clone shares mutable data with the original"
+
+
+# --- no leak -----------------------------------------------------------------------------------------
+
+
+def test_no_leak_through_resample_hidden(case):
+    """observation(p) and p's mask are identical on a state and on resample_hidden(p)."""
+    game = make_game(case)
+    n = game.num_players
+    probes = changed = 0
+    for g in range(GAMES_PER_CASE):
+        states = [s for s, _ in random_trajectory(game, seed=2000 + g, action_seed=g)]
+        step = max(1, len(states) // LEAK_PROBES_PER_GAME)
+        for k, state in enumerate(states[::step]):
+            for seat in range(n):
+                resampled = state.resample_hidden(seat, np.random.default_rng(g * 1000 + k * 10 + seat))
+                resampled.check_invariants()
+                np.testing.assert_array_equal(
+                    state.observation(seat), resampled.observation(seat), err_msg=f"observation of seat {seat} leaks"
+                )
+                assert resampled.current_player() == state.current_player()
+                if state.current_player() == seat:
+                    np.testing.assert_array_equal(state.legal_action_mask(), resampled.legal_action_mask())
+                probes += 1
+                changed += fields_view(resampled) != fields_view(state)
+                # A determinisation must be a playable game.
+                if k % 4 == 0 and not resampled.is_terminal():
+                    rng = random.Random(k)
+                    while not resampled.is_terminal():
+                        resampled.apply_action(rng.choice(resampled.legal_actions()))
+    assert changed / probes > 0.3, f"resample_hidden changed the hidden state in only {changed}/{probes} probes"
+
+
+def test_resample_hidden_is_seeded(case):
+    game = make_game(case)
+    state = game.new_initial_state(5)
+    a = state.resample_hidden(0, 123).to_dict()
+    b = state.resample_hidden(0, 123).to_dict()
+    assert a == b
+    with pytest.raises(ValueError):
+        state.resample_hidden(game.num_players, 1)
+
+
+# --- determinism and serialisation ------------------------------------------------------------------
+
+
+def _trajectory_record(game, seed: int, disturb: bool):
+    record = []
+    rng = random.Random(seed)
+    noise = random.Random(-seed)
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        if disturb:
+            random.seed(noise.random())
+            np.random.seed(noise.randrange(2**31))
+        action = rng.choice(state.legal_actions())
+        record.append((state.current_player(), action, state.observation(state.current_player()).tobytes()))
+        state.apply_action(action)
+    record.append(tuple(state.returns()))
+    return record
+
+
+def test_determinism_with_disturbed_global_rngs(case):
+    game = make_game(case)
+    for seed in (1, 2):
+        assert _trajectory_record(game, seed, disturb=False) == _trajectory_record(game, seed, disturb=True)
+
+
+def test_different_seeds_differ(case):
+    game = make_game(case)
+    deals = {json.dumps(fields_view(game.new_initial_state(seed))) for seed in range(8)}
+    assert len(deals) > 1
+
+
+def test_to_dict_round_trip_mid_game(case):
+    game = make_game(case)
+    game_cls = type(game)
+    for g in range(3):
+        for state, action in random_trajectory(game, seed=3000 + g, action_seed=g):
+            if action is None or state.decisions % 7 != 3:
+                continue
+            text = json.dumps(state.to_dict())
+            restored = game_cls.state_from_dict(json.loads(text))
+            assert restored.to_dict() == state.to_dict()
+            assert restored == state
+            for seat in range(game.num_players):
+                np.testing.assert_array_equal(restored.observation(seat), state.observation(seat))
+            # Both continue identically, chance included.
+            a, b = state.clone(), restored
+            rng = random.Random(g)
+            while not a.is_terminal():
+                action = rng.choice(a.legal_actions())
+                assert b.legal_actions() == a.legal_actions()
+                a.apply_action(action)
+                b.apply_action(action)
+            assert b.is_terminal() and a.returns() == b.returns() and a.scores() == b.scores()
+
+
+def test_state_from_dict_rejects_other_game(case):
+    game = make_game(case)
+    data = game.new_initial_state(0).to_dict()
+    data["game"] = "not_a_game"
+    with pytest.raises(ValueError, match="not_a_game"):
+        type(game).state_from_dict(data)
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+
+
+def test_illegal_actions_rejected_state_unchanged(case):
+    game = make_game(case)
+    for state, action in random_trajectory(game, seed=4000, action_seed=4):
+        if action is None:
+            break
+        if state.decisions % 4:
+            continue
+        legal = set(state.legal_actions())
+        illegal = [a for a in range(game.num_actions) if a not in legal][:3]
+        before = state.to_dict()
+        for bad in [*illegal, -1, game.num_actions, 1.5, None, "3", True]:
+            with pytest.raises(IllegalActionError) as info:
+                state.apply_action(bad)
+            assert isinstance(info.value, ValueError)
+            assert state.to_dict() == before
+        if illegal:
+            with pytest.raises(IllegalActionError, match=rf"action {illegal[0]} .*phase {state.phase_name()}"):
+                state.apply_action(illegal[0])
+    with pytest.raises(IllegalActionError, match="game is over"):
+        state.apply_action(0)
+
+
+def test_bad_options_rejected_with_valid_choices(case):
+    env_id, n, _, _ = case
+    game_cls = game_class(env_id)
+    with pytest.raises(InvalidOptionError, match="valid options"):
+        game_cls(num_players=n, no_such_option=1)
+    bad_count = max(game_cls.player_counts) + 1
+    with pytest.raises(InvalidOptionError, match=str(game_cls.player_counts[0])):
+        game_cls(num_players=bad_count)
+    for spec in game_cls.option_specs:
+        wrong_type = "x" if spec.kind is not str else 3
+        with pytest.raises(ValueError, match=spec.name):
+            game_cls(num_players=n, **{spec.name: wrong_type})
+        if spec.choices:
+            with pytest.raises(ValueError, match=repr(spec.choices[0])):
+                game_cls(num_players=n, **{spec.name: "no-such-choice" if spec.kind is str else -12345})
+        if spec.minimum is not None:
+            with pytest.raises(ValueError, match="minimum"):
+                game_cls(num_players=n, **{spec.name: spec.kind(spec.minimum - 1)})
+
+
+# --- PettingZoo AEC env -------------------------------------------------------------------------------
+
+
+def make_env(case, **extra):
+    env_id, n, _, options = case
+    return pirate_envs.make(env_id, num_players=n, **options, **extra)
+
+
+def test_pettingzoo_api_test(case):
+    api_test(make_env(case), num_cycles=200)
+
+
+def test_pettingzoo_seed_test(case):
+    seed_test(lambda: make_env(case), num_cycles=100)
+
+
+def test_aec_random_play(case):
+    """Full games through the AEC env: masks, end-only rewards, scores in infos."""
+    env = make_env(case, render_mode="ansi")
+    rng = np.random.default_rng(0)
+    for g in range(2):
+        env.reset(seed=g)
+        assert env.render()
+        spaces = {id(env.observation_space(a)) for a in env.agents}
+        assert len(spaces) == 1, "every seat must share one observation space object"
+        finished = False
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            assert env.observation_space(agent).contains(obs)
+            if terminated or truncated:
+                finished = True
+                assert "scores" in info
+                env.step(None)
+                continue
+            assert reward == 0
+            mask = obs["action_mask"]
+            for other in env.agents:
+                if other != agent:
+                    assert not env.observe(other)["action_mask"].any()
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert finished
+
+
+def test_aec_truncation(case):
+    env = make_env(case, max_decisions=3)
+    env.reset(seed=0)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            assert info["truncated"] is True
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 3
+
+
+def test_aec_illegal_action_raises_by_default(case):
+    env = make_env(case)
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match=f"action {bad}"):
+        env.step(bad)
+    # Nothing changed: the same seat still acts with the same mask.
+    again, *_ = env.last()
+    np.testing.assert_array_equal(again["action_mask"], obs["action_mask"])
+
+
+def test_aec_illegal_action_terminate_mode(case):
+    env = make_env(case, illegal_action="terminate")
+    env.reset(seed=0)
+    offender = env.agent_selection
+    obs, *_ = env.last()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env.step(bad)
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1
+    assert all(r == 0 for agent, r in env.rewards.items() if agent != offender)
+
+
+def test_env_rejects_bad_env_options(case):
+    with pytest.raises(InvalidOptionError, match="terminate"):
+        make_env(case, illegal_action="ignore")
+    with pytest.raises(InvalidOptionError, match="ansi"):
+        make_env(case, render_mode="rgb_array")

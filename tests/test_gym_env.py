@@ -1,0 +1,420 @@
+"""The Gymnasium adapter (``pirate_envs.make_gym``), its opponents, the self-play pool and checkpoint policies.
+
+Every test runs for every registered game (``pirate_envs.ENV_IDS``).
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+import pirate_envs
+from pirate_envs import SelfPlayPool, gym_id, make_gym
+from pirate_envs.core.checkpoint_policy import CheckpointError, CheckpointNotFoundError, CheckpointPolicy
+from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
+from pirate_envs.core.policy import RandomPolicy, resolve_policy
+from pirate_envs.core.registry import game_class
+
+ENV_IDS = list(pirate_envs.ENV_IDS)
+
+
+def default_players(env_id: str) -> int:
+    return game_class(env_id).default_num_players
+
+
+def seat_options(env_id: str) -> list:
+    return [*range(default_players(env_id)), "random"]
+
+
+SEAT_CASES = [(env_id, seat) for env_id in ENV_IDS for seat in seat_options(env_id)]
+
+
+def play_episode(env, seed=None, options=None, rng=None):
+    """Play one episode with random legal learner actions; returns (steps, last reward, terminated, truncated, info)."""
+    rng = rng or np.random.default_rng(0)
+    env.reset(seed=seed, options=options)
+    steps = 0
+    while True:
+        action = rng.choice(np.flatnonzero(env.action_masks()))
+        _, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        if terminated or truncated:
+            return steps, reward, terminated, truncated, info
+
+
+@pytest.fixture(scope="module")
+def untrained_checkpoints(tmp_path_factory):
+    """An untrained MaskablePPO zip per game (default player count), and one for another player count."""
+    from sb3_contrib import MaskablePPO
+
+    folder = tmp_path_factory.mktemp("checkpoints")
+    paths = {}
+    for env_id in ENV_IDS:
+        env = make_gym(env_id)
+        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, policy_kwargs={"net_arch": [32]}, seed=0)
+        paths[env_id] = folder / f"{env_id}.zip"
+        model.save(paths[env_id])
+        other = [n for n in game_class(env_id).player_counts if n != env.num_players]
+        if other:
+            small = MaskablePPO("MlpPolicy", make_gym(env_id, num_players=other[0]), policy_kwargs={"net_arch": [8]})
+            paths[(env_id, "other")] = folder / f"{env_id}-{other[0]}p.zip"
+            small.save(paths[(env_id, "other")])
+    return paths
+
+
+# --- API conformance --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("env_id", "seat"), SEAT_CASES)
+def test_sb3_check_env(env_id, seat):
+    sb3_check_env(make_gym(env_id, seat=seat, opponents="random"))
+
+
+@pytest.mark.parametrize(("env_id", "seat"), SEAT_CASES)
+def test_gymnasium_check_env(env_id, seat):
+    # gymnasium's step-determinism check draws its action *before* a seeded reset, so the action
+    # can be illegal in the new game whatever the sampler does; illegal_action="terminate" turns
+    # that into a lost episode instead of an error (with the default "raise" it is an error).
+    gymnasium_check_env(make_gym(env_id, seat=seat, illegal_action="terminate"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_registered_with_gymnasium(env_id):
+    name = gym_id(env_id)
+    assert name.startswith("pirate_envs/") and name.endswith("-v0")
+    env = gymnasium.make(name, seat="random", opponents="random", illegal_action="terminate")
+    gymnasium_check_env(env.unwrapped)
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert env.unwrapped.env_id == env_id
+    assert env.get_wrapper_attr("action_masks")().any()
+
+
+def test_gym_ids():
+    assert gym_id("potsm_v0") == "pirate_envs/Potsm-v0"
+    assert gym_id("dead_mans_draw_v0") == "pirate_envs/DeadMansDraw-v0"
+    with pytest.raises(InvalidOptionError, match="_v<number>"):
+        gym_id("potsm")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_spaces_and_masks(env_id):
+    env = make_gym(env_id, seat=0)
+    game = env.game
+    assert env.observation_space.shape == game.observation_shape
+    assert env.action_space.n == game.num_actions
+    obs, info = env.reset(seed=0)
+    assert obs.dtype == np.float32 and env.observation_space.contains(obs)
+    mask = env.action_masks()
+    assert mask.dtype == bool and mask.shape == (game.num_actions,) and mask.any()
+    assert np.array_equal(mask, env.state.legal_action_mask().astype(bool))
+    assert np.array_equal(obs, env.state.observation(info["seat"]))
+    for _ in range(50):  # the action space samples legal actions of the current decision
+        assert mask[env.action_space.sample()]
+    # the space pickles as a plain Discrete (saved models do not depend on the env)
+    assert type(pickle.loads(pickle.dumps(env.action_space))) is gymnasium.spaces.Discrete
+
+
+# --- rewards, termination, truncation ---------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_reward_is_the_learners_own_when_an_opponent_ends_the_game(env_id):
+    """PettingZoo SB3 tutorial bug (#1147 there): the final reward must be the learner's even when an
+    opponent's move ends the game, whichever way that game went for the learner."""
+    moves = []
+
+    def recording_opponent(observation, action_mask, rng):
+        moves.append(len(moves))
+        return int(rng.choice(np.flatnonzero(action_mask)))
+
+    env = make_gym(env_id, seat=0, opponents=recording_opponent)
+    rng = np.random.default_rng(1)
+    outcomes = set()
+    for seed in range(400):
+        env.reset(seed=seed)
+        while True:
+            before = len(moves)
+            _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+            if terminated or truncated:
+                break
+        if terminated and len(moves) > before:  # the game ended on an opponent's move
+            returns = env.state.returns()
+            assert reward == returns[0]
+            assert info["returns"] == returns and info["is_success"] == (0 in info["winners"])
+            outcomes.add(reward)
+        if len(outcomes) >= 2:
+            break
+    assert len(outcomes) >= 2, "no seed gave both a won and a lost game ending on an opponent's move"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_rewards_only_at_the_end(env_id):
+    env = make_gym(env_id, seat="random")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while True:
+        _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+        if terminated or truncated:
+            assert reward == env.state.returns()[info["seat"]]
+            assert set(info) >= {"scores", "returns", "winners", "is_success", "seat"}
+            break
+        assert reward == 0.0
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_truncated_games_give_zero_reward(env_id):
+    env = make_gym(env_id, seat=0, max_decisions=3)
+    _, reward, terminated, truncated, info = play_episode(env, seed=0)
+    assert truncated and not terminated and reward == 0.0
+    assert info["winners"] == [] and info["is_success"] is False
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_illegal_learner_action(env_id):
+    env = make_gym(env_id, seat=0)
+    env.reset(seed=2)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    before = env.state.to_dict()
+    with pytest.raises(IllegalActionError, match=rf"learner \(seat 0\).*action {illegal}.*legal"):
+        env.step(illegal)
+    assert env.state.to_dict() == before
+    with pytest.raises(IllegalActionError, match="out of range"):
+        env.step(env.action_space.n)
+
+    lenient = make_gym(env_id, seat=0, illegal_action="terminate")
+    lenient.reset(seed=2)
+    _, reward, terminated, truncated, info = lenient.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+
+
+# --- seats and seeding ------------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_random_seat_covers_every_seat(env_id):
+    env = make_gym(env_id, seat="random")
+    env.reset(seed=0)
+    seats = {env.reset()[1]["seat"] for _ in range(60)}
+    assert seats == set(range(env.num_players))
+    assert env.reset(options={"seat": 1})[1]["seat"] == 1
+    with pytest.raises(InvalidOptionError, match="seat"):
+        env.reset(options={"seat": env.num_players})
+    with pytest.raises(InvalidOptionError, match="unknown reset option"):
+        env.reset(options={"sea": 1})
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_bad_seat_and_options(env_id):
+    n = default_players(env_id)
+    for seat in (n, -1, "first", 1.0, True):
+        with pytest.raises(InvalidOptionError, match="seat"):
+            make_gym(env_id, seat=seat)
+    with pytest.raises(InvalidOptionError, match="illegal_action"):
+        make_gym(env_id, illegal_action="ignore")
+    with pytest.raises(InvalidOptionError, match="unknown env id"):
+        make_gym("nope_v0")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_seeded_episodes_repeat(env_id, opponents):
+    """reset(seed) fixes the game, the seat, the opponents' draws and so the whole trajectory."""
+
+    def trajectory():
+        env = make_gym(env_id, seat="random", opponents=opponents)
+        rng = np.random.default_rng(9)
+        observations = [env.reset(seed=11)[0]]
+        while True:
+            obs, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+            observations.append(obs)
+            if terminated or truncated:
+                return np.stack(observations), reward, info["seat"]
+
+    first, second = trajectory(), trajectory()
+    assert np.array_equal(first[0], second[0]) and first[1:] == second[1:]
+
+
+# --- opponents --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_opponents_list_policy_and_callable(env_id):
+    n = default_players(env_id)
+    acted = []
+
+    def labelled(label):
+        def act(observation, action_mask, rng):
+            acted.append((label, env.state.current_player()))
+            return int(np.flatnonzero(action_mask)[0])
+
+        return act
+
+    class FirstLegal:
+        def act(self, observation, action_mask, rng):
+            acted.append(("object", env.state.current_player()))
+            return int(np.flatnonzero(action_mask)[-1])
+
+    entries = [labelled(f"offset{k}") for k in range(1, n)]
+    entries[0] = FirstLegal()
+    env = make_gym(env_id, seat=1, opponents=entries)
+    play_episode(env, seed=4)
+    seats = {label: {seat for lab, seat in acted if lab == label} for label, _ in acted}
+    assert seats["object"] == {(1 + 1) % n}
+    for k in range(2, n):
+        assert seats[f"offset{k}"] == {(1 + k) % n}
+
+    with pytest.raises(InvalidOptionError, match=f"one entry per other seat \\({n - 1}"):
+        make_gym(env_id, opponents=["random"] * n)
+    with pytest.raises(ValueError, match="unknown policy"):
+        make_gym(env_id, opponents="grandmaster")
+    with pytest.raises(ValueError, match="cannot use"):
+        make_gym(env_id, opponents=42)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_set_opponents_applies_from_the_next_reset(env_id):
+    calls = []
+
+    def counting(observation, action_mask, rng):
+        calls.append(1)
+        return int(rng.choice(np.flatnonzero(action_mask)))
+
+    env = make_gym(env_id, seat=0, opponents="random")
+    play_episode(env, seed=0)
+    env.set_opponents(counting)
+    assert not calls
+    play_episode(env, seed=1)
+    assert calls
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_illegal_opponent_action_names_the_opponent(env_id):
+    def cheater(observation, action_mask, rng):
+        return int(np.flatnonzero(action_mask == 0)[0])
+
+    env = make_gym(env_id, seat=0, opponents=cheater)
+    with pytest.raises(IllegalActionError, match="opponent .* at seat"):
+        play_episode(env, seed=0)
+
+
+# --- self-play pool ---------------------------------------------------------------------------------
+def test_pool_sampling_mix_and_latest_share(tmp_path):
+    paths = [str(tmp_path / f"snap{i}.zip") for i in range(4)]
+    pool = SelfPlayPool(mix={"random": 1.0, "heuristic": 1.0, "selfplay": 2.0}, latest_share=0.75)
+    rng = np.random.default_rng(0)
+    assert {pool.sample_opponent(rng) for _ in range(50)} == {"random", "heuristic"}  # no snapshot yet
+    pool._snapshot_policy = lambda path: path  # count draws without loading files
+    for path in paths:
+        pool.add(path)
+    draws = [pool.sample_opponent(rng) for _ in range(4000)]
+    share = {name: draws.count(name) / len(draws) for name in set(draws)}
+    assert abs(share["random"] - 0.25) < 0.03 and abs(share["heuristic"] - 0.25) < 0.03
+    assert abs(share[paths[-1]] - 0.5 * 0.75) < 0.03
+    assert all(abs(share[p] - 0.5 * 0.25 / 3) < 0.02 for p in paths[:-1])
+
+
+def test_pool_limits_persistence_and_errors(tmp_path):
+    pool = SelfPlayPool(mix={"selfplay": 1.0}, max_snapshots=2)
+    for i in range(3):
+        pool.add(tmp_path / f"s{i}.zip")
+    assert pool.snapshots == (str(tmp_path / "s1.zip"), str(tmp_path / "s2.zip"))
+    assert pool.latest == str(tmp_path / "s2.zip")
+    copy = SelfPlayPool.from_dict(pool.to_dict())
+    assert copy.to_dict() == pool.to_dict()
+    assert pickle.loads(pickle.dumps(pool)).to_dict() == pool.to_dict()
+    assert SelfPlayPool().sample_opponent(np.random.default_rng(0)) == "random"  # empty pool
+    for bad in ({"mix": {"random": -1}}, {"mix": {"random": 0}}, {"latest_share": 1.5}, {"max_snapshots": 0}):
+        with pytest.raises(InvalidOptionError):
+            SelfPlayPool(**bad)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_pool_as_opponents_with_snapshots(env_id, untrained_checkpoints):
+    path = untrained_checkpoints[env_id]
+    pool = SelfPlayPool(snapshots=[path, path], mix={"selfplay": 3.0, "random": 1.0})
+    env = make_gym(env_id, seat="random", opponents=pool)
+    kinds = set()
+    for seed in range(8):
+        play_episode(env, seed=seed)
+        kinds |= {type(policy).__name__ for policy in env._seat_policies.values()}
+    assert kinds == {"CheckpointPolicy", "RandomPolicy"}
+
+
+# --- checkpoint policies ----------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_checkpoint_policy_plays_legal_moves(env_id, untrained_checkpoints):
+    path = untrained_checkpoints[env_id]
+    for deterministic in (True, False):
+        env = make_gym(env_id, seat="random", opponents=CheckpointPolicy(path, deterministic=deterministic))
+        for seed in range(3):
+            play_episode(env, seed=seed)  # an illegal opponent move would raise
+    assert isinstance(resolve_policy(str(path), env_id), CheckpointPolicy)
+    assert isinstance(make_gym(env_id, opponents=[str(path)] + ["random"] * (env.num_players - 2)), gymnasium.Env)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_checkpoint_policy_matches_torch_and_is_reproducible(env_id, untrained_checkpoints):
+    import torch
+
+    policy = CheckpointPolicy(untrained_checkpoints[env_id], deterministic=False)
+    env = make_gym(env_id)
+    obs, _ = env.reset(seed=0)
+    network = policy.network
+    with torch.no_grad():
+        expected = network.action_net(network.mlp_extractor.forward_actor(torch.as_tensor(obs[None]))).numpy()
+    assert np.allclose(policy.action_logits(obs), expected, atol=1e-5)
+    mask = env.action_masks().astype(np.int8)
+    first = [policy.act(obs, mask, np.random.default_rng(3)) for _ in range(5)]
+    assert len(set(first)) == 1 and mask[first[0]]
+    sampled = {policy.act(obs, mask, np.random.default_rng(seed)) for seed in range(200)}
+    assert sampled <= set(np.flatnonzero(mask)) and len(sampled) > 1
+    best = CheckpointPolicy(untrained_checkpoints[env_id], deterministic=True)
+    assert best.act(obs, mask, None) == int(np.flatnonzero(mask)[np.argmax(expected[0][mask == 1])])
+
+
+def test_checkpoint_policy_errors(tmp_path, untrained_checkpoints):
+    missing = tmp_path / "nowhere" / "model.zip"
+    with pytest.raises(CheckpointNotFoundError, match="nowhere/model.zip.*does not exist"):
+        CheckpointPolicy(missing)
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(b"not a zip file")
+    with pytest.raises(CheckpointError, match="broken.zip.*MaskablePPO checkpoint"):
+        CheckpointPolicy(broken)
+    with pytest.raises(CheckpointNotFoundError, match="does not exist"):
+        make_gym(ENV_IDS[0], opponents=str(missing))
+    for env_id in ENV_IDS:
+        if (env_id, "other") in untrained_checkpoints:
+            with pytest.raises(CheckpointError, match="trained on observations of shape"):
+                make_gym(env_id, opponents=str(untrained_checkpoints[(env_id, "other")]))
+
+
+def test_pirate_envs_import_needs_no_torch():
+    code = (
+        "import sys, pirate_envs; env = pirate_envs.make_gym(pirate_envs.ENV_IDS[0]); env.reset(seed=0); "
+        "assert 'torch' not in sys.modules and 'sb3_contrib' not in sys.modules, 'heavy import'; "
+        "assert pirate_envs.CheckpointPolicy.__name__ == 'CheckpointPolicy'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_random_opponent_fast_path_matches_random_policy():
+    """The env plays RandomPolicy without building observations; the draws must be RandomPolicy's."""
+    env_id = ENV_IDS[0]
+    recorded = []
+
+    class SpyRandom(RandomPolicy):  # a subclass takes the general path
+        def act(self, observation, action_mask, rng):
+            action = super().act(observation, action_mask, rng)
+            recorded.append(action)
+            return action
+
+    def actions(opponents):
+        env = make_gym(env_id, seat=0, opponents=opponents)
+        play_episode(env, seed=21, rng=np.random.default_rng(2))
+        return env.state.to_dict()
+
+    assert actions(RandomPolicy()) == actions(SpyRandom())
+    assert recorded

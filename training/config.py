@@ -1,0 +1,421 @@
+"""Training configuration: the schema, YAML loading, ``--set`` overrides and validation.
+
+A run is described by one YAML file (``configs/<env_id>.yaml``) plus command-line overrides.
+:data:`SCHEMA` declares every key once — its type, default, allowed values and meaning — and
+:func:`load_config` turns a file into a complete, validated config (a plain nested dict with every
+default filled in). Every problem stops the run before training with a :class:`ConfigError` that
+names the file, the key path (``ppo.learning_rate``, ``opponents.stages[1].mix``) and what is
+allowed: unknown keys (with a "did you mean"), wrong types, out-of-range values, unknown env ids,
+invalid rule options, missing checkpoint files and broken YAML (with its line and column).
+
+``docs/training.md`` has the reference table; :func:`describe_schema` prints the same facts.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REQUIRED = object()
+SELFPLAY = "selfplay"
+FIXED_OPPONENTS = ("random", "heuristic")
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+class ConfigError(ValueError):
+    """A config problem found before training; the message names the key path and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One config key: ``kind`` is ``int``, ``float``, ``bool``, ``str``, ``"int_list"``,
+    ``"str_list"``, ``"mapping"``, ``"seat"`` or ``"stages"``."""
+
+    kind: Any
+    default: Any
+    doc: str
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+    choices: tuple = ()
+    nullable: bool = False
+
+    def allowed(self) -> str:
+        if self.choices:
+            text = "one of " + ", ".join(repr(c) for c in self.choices)
+        elif self.kind is bool:
+            text = "true or false"
+        elif self.kind in (int, float):
+            noun = "an integer" if self.kind is int else "a number"
+            lo = "" if self.minimum is None else f"{'>' if self.exclusive_minimum else '>='} {self.minimum}"
+            hi = "" if self.maximum is None else f"<= {self.maximum}"
+            text = f"{noun} {' and '.join(p for p in (lo, hi) if p)}".strip()
+        else:
+            text = {
+                str: "a string",
+                "int_list": "a list of positive integers",
+                "str_list": "a list of strings",
+                "mapping": "a mapping",
+                "seat": "a seat index (integer >= 0) or 'random'",
+                "stages": "a list of {until: <timesteps or null>, mix: {<opponent>: <weight>}}",
+            }[self.kind]
+        return text + (" or null" if self.nullable else "")
+
+
+SCHEMA: dict[str, dict[str, Field]] = {
+    "env": {
+        "id": Field(str, REQUIRED, "registered env id (pirate_envs.ENV_IDS)"),
+        "options": Field("mapping", {}, "rule options passed to the game (num_players, reward_mode, ...)"),
+        "seat": Field("seat", "random", "learner seat: an index, or 'random' to draw it every episode"),
+    },
+    "run": {
+        "dir": Field(str, "runs/{env_id}-{timestamp}", "run directory; {env_id} and {timestamp} are filled in"),
+        "seed": Field(int, 0, "seed of the model, the envs and the evaluation games", minimum=0),
+        "total_timesteps": Field(int, REQUIRED, "learner env steps to train for", minimum=1),
+        "torch_threads": Field(int, 1, "torch threads of the training process", minimum=1, maximum=256),
+    },
+    "vec_env": {
+        "n_envs": Field(int, 4, "parallel envs", minimum=1, maximum=256),
+        "kind": Field(
+            str, "dummy", "dummy: all envs in this process; subproc: one process each", choices=("dummy", "subproc")
+        ),
+    },
+    "ppo": {
+        "learning_rate": Field(float, 3.0e-4, "Adam step size", minimum=0.0, exclusive_minimum=True),
+        "lr_schedule": Field(str, "constant", "learning-rate schedule", choices=("constant", "linear")),
+        "n_steps": Field(int, 512, "env steps per env per rollout", minimum=2),
+        "batch_size": Field(int, 256, "minibatch size", minimum=2),
+        "n_epochs": Field(int, 4, "passes over each rollout", minimum=1),
+        "gamma": Field(float, 0.99, "discount", minimum=0.0, maximum=1.0),
+        "gae_lambda": Field(float, 0.95, "GAE lambda", minimum=0.0, maximum=1.0),
+        "clip_range": Field(float, 0.2, "PPO clip range", minimum=0.0, maximum=1.0, exclusive_minimum=True),
+        "ent_coef": Field(float, 0.01, "entropy bonus", minimum=0.0),
+        "vf_coef": Field(float, 0.5, "value loss weight", minimum=0.0),
+        "max_grad_norm": Field(float, 0.5, "gradient clipping", minimum=0.0, exclusive_minimum=True),
+        "target_kl": Field(float, None, "early stop of an update past this KL", minimum=0.0, nullable=True),
+        "normalize_advantage": Field(bool, True, "normalise advantages per minibatch"),
+    },
+    "network": {
+        "pi": Field("int_list", [128, 128], "hidden layer sizes of the policy MLP"),
+        "vf": Field("int_list", [128, 128], "hidden layer sizes of the value MLP"),
+        "activation": Field(str, "tanh", "hidden activation", choices=("tanh", "relu")),
+    },
+    "opponents": {
+        "stages": Field(
+            "stages",
+            [{"until": None, "mix": {"random": 1.0}}],
+            "curriculum: each stage's opponent mix applies until `until` timesteps (the last: null = to the end); "
+            "mix keys are 'random', 'heuristic', 'selfplay' or a checkpoint path",
+        ),
+        "snapshot_every": Field(
+            int, 100_000, "timesteps between self-play snapshots (while a stage uses selfplay)", minimum=1
+        ),
+        "latest_share": Field(
+            float, 0.5, "share of self-play draws that take the latest snapshot", minimum=0.0, maximum=1.0
+        ),
+        "max_snapshots": Field(int, 20, "snapshots kept in the pool (oldest dropped)", minimum=1),
+        "snapshot_deterministic": Field(bool, False, "snapshots play their arg-max action instead of sampling"),
+    },
+    "eval": {
+        "every": Field(int, 50_000, "timesteps between evaluations", minimum=1),
+        "games": Field(int, 200, "games per opponent per evaluation (seats rotate)", minimum=1),
+        "opponents": Field(
+            "str_list", ["random", "heuristic"], "opponents to evaluate against ('random', 'heuristic', paths)"
+        ),
+        "deterministic": Field(bool, True, "evaluate the arg-max policy"),
+        "best_by": Field(str, "heuristic", "win rate that picks best_model.zip: an eval opponent or 'mean'"),
+    },
+    "checkpoint": {
+        "every": Field(int, 100_000, "timesteps between checkpoints", minimum=1),
+        "keep": Field(int, 3, "periodic checkpoints kept (older ones deleted)", minimum=1),
+    },
+    "logging": {
+        "tensorboard": Field(bool, True, "write TensorBoard logs to <run dir>/tb"),
+        "progress_bar": Field(bool, True, "show a progress bar"),
+    },
+}
+
+
+# --- loading ---------------------------------------------------------------------------------------
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    """Parse a YAML config file; a missing file or broken YAML raises :class:`ConfigError`."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"config file {str(path)!r} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(err, "problem", None) or str(err)
+        raise ConfigError(f"{path}: broken YAML{where}: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of sections ({', '.join(SCHEMA)}); got {data!r}")
+    return data
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str], source: str = "--set") -> dict[str, Any]:
+    """Apply ``key.path=value`` overrides (values parsed as YAML; list items by index: ``stages.1.until``)."""
+    data = copy.deepcopy(data)
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"{source} {item!r}: expected key.path=value, e.g. ppo.learning_rate=1e-4")
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError as err:
+            raise ConfigError(f"{source} {item!r}: the value is not valid YAML: {err}") from None
+        parts = key.split(".")
+        node: Any = data
+        for depth, part in enumerate(parts[:-1]):
+            node = _child(node, part, ".".join(parts[: depth + 1]), source, create=True)
+        last = parts[-1]
+        if isinstance(node, list):
+            index = _index(node, last, key, source)
+            node[index] = value
+        else:
+            node[last] = value
+    return data
+
+
+def _index(node: list, part: str, path: str, source: str) -> int:
+    if not part.isdigit() or int(part) >= len(node):
+        raise ConfigError(f"{source}: {path}: list index must be 0..{len(node) - 1}; got {part!r}")
+    return int(part)
+
+
+def _child(node: Any, part: str, path: str, source: str, create: bool) -> Any:
+    if isinstance(node, list):
+        return node[_index(node, part, path, source)]
+    if not isinstance(node, dict):
+        raise ConfigError(f"{source}: {path}: cannot descend into a {type(node).__name__}")
+    if part not in node and create:
+        node[part] = {}
+    return node[part]
+
+
+def load_config(path: str | Path, overrides: list[str] | None = None, check_files: bool = True) -> dict[str, Any]:
+    """Read, override and validate a config file; returns the complete config (defaults filled in)."""
+    data = apply_overrides(read_yaml(path), overrides or [])
+    return validate_config(data, source=str(path), check_files=check_files)
+
+
+# --- validation -------------------------------------------------------------------------------------
+def validate_config(data: Mapping[str, Any], source: str = "config", check_files: bool = True) -> dict[str, Any]:
+    """Check ``data`` against :data:`SCHEMA` and the game; return it complete. Raises :class:`ConfigError`."""
+
+    def fail(path: str, problem: str) -> ConfigError:
+        return ConfigError(f"{source}: {path}: {problem}")
+
+    if not isinstance(data, Mapping):
+        raise fail("(top level)", f"must be a mapping of sections ({', '.join(SCHEMA)})")
+    _reject_unknown(data, SCHEMA, "", fail)
+    config: dict[str, Any] = {}
+    for section, fields in SCHEMA.items():
+        given = data.get(section, {})
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise fail(section, f"must be a mapping with keys {', '.join(fields)}; got {given!r}")
+        _reject_unknown(given, fields, f"{section}.", fail)
+        values = {}
+        for name, field in fields.items():
+            path = f"{section}.{name}"
+            if name in given:
+                values[name] = _check_value(given[name], field, path, fail)
+            elif field.default is REQUIRED:
+                raise fail(path, f"is required ({field.doc}); allowed: {field.allowed()}")
+            else:
+                values[name] = copy.deepcopy(field.default)
+        config[section] = values
+    _check_game(config, fail)
+    _check_consistency(config, fail, check_files)
+    return config
+
+
+def _reject_unknown(given: Mapping, allowed: Mapping, prefix: str, fail: Callable) -> None:
+    for key in given:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), list(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            where = f"in {prefix[:-1]!r}" if prefix else "at the top level"
+            raise fail(f"{prefix}{key}", f"unknown key{hint}; allowed keys {where}: {', '.join(allowed)}")
+
+
+def _check_value(value: Any, field: Field, path: str, fail: Callable) -> Any:
+    def bad(problem: str) -> ConfigError:
+        return fail(path, f"{problem}; allowed: {field.allowed()}")
+
+    if value is None:
+        if field.nullable:
+            return None
+        raise bad("must not be null")
+    kind = field.kind
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise bad(f"wrong type {type(value).__name__} ({value!r})")
+    elif kind in (int, float):
+        value = _number(value, kind, bad)
+        low, high = field.minimum, field.maximum
+        if low is not None and (value < low or (field.exclusive_minimum and value == low)):
+            raise bad(f"out of range: {value!r}")
+        if high is not None and value > high:
+            raise bad(f"out of range: {value!r}")
+    elif kind is str:
+        if not isinstance(value, str):
+            raise bad(f"wrong type {type(value).__name__} ({value!r})")
+    elif kind == "int_list":
+        if not isinstance(value, list) or not value:
+            raise bad(f"wrong type {type(value).__name__} ({value!r})")
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int) or item < 1:
+                raise bad(f"bad layer size {item!r}")
+    elif kind == "str_list":
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise bad(f"wrong type or empty ({value!r})")
+    elif kind == "mapping":
+        if not isinstance(value, Mapping):
+            raise bad(f"wrong type {type(value).__name__} ({value!r})")
+        value = dict(value)
+    elif kind == "seat":
+        if value != "random" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise bad(f"got {value!r}")
+    elif kind == "stages":
+        value = _check_stages(value, path, fail)
+    if field.choices and value not in field.choices:
+        raise bad(f"got {value!r}")
+    return value
+
+
+def _number(value: Any, kind: type, bad: Callable) -> int | float:
+    """An int/float from YAML; numeric strings are accepted because PyYAML reads ``1e-4`` as a string."""
+    if isinstance(value, bool):
+        raise bad(f"wrong type bool ({value!r})")
+    if isinstance(value, str):
+        if not _NUMBER.match(value.strip()):
+            raise bad(f"wrong type str ({value!r})")
+        value = float(value)
+    if not isinstance(value, (int, float)):
+        raise bad(f"wrong type {type(value).__name__} ({value!r})")
+    if kind is int:
+        if isinstance(value, float) and not value.is_integer():
+            raise bad(f"not an integer: {value!r}")
+        return int(value)
+    return float(value)
+
+
+def _check_stages(value: Any, path: str, fail: Callable) -> list[dict[str, Any]]:
+    allowed = "a list of {until: <timesteps or null>, mix: {<opponent>: <weight>}}"
+    if not isinstance(value, list) or not value:
+        raise fail(path, f"must be a non-empty list; allowed: {allowed}")
+    stages = []
+    previous = 0
+    for i, stage in enumerate(value):
+        where = f"{path}[{i}]"
+        if not isinstance(stage, Mapping):
+            raise fail(where, f"must be a mapping with keys until, mix; got {stage!r}")
+        _reject_unknown(stage, {"until": None, "mix": None}, f"{where}.", fail)
+        if "mix" not in stage:
+            raise fail(
+                f"{where}.mix", "is required: a mapping of opponent -> weight, e.g. {random: 0.5, heuristic: 0.5}"
+            )
+        until = stage.get("until")
+        last = i == len(value) - 1
+        if until is None:
+            if not last:
+                raise fail(f"{where}.until", "only the last stage may have until: null; give a timestep count")
+        else:
+            if isinstance(until, bool) or not isinstance(until, int) or until <= previous:
+                raise fail(
+                    f"{where}.until", f"must be an integer timestep count > {previous} (stages in order); got {until!r}"
+                )
+            previous = until
+        mix = stage["mix"]
+        if not isinstance(mix, Mapping) or not mix:
+            raise fail(f"{where}.mix", f"must be a non-empty mapping of opponent -> weight; got {mix!r}")
+        for name, weight in mix.items():
+            if not isinstance(name, str):
+                raise fail(f"{where}.mix", f"opponent names are strings; got {name!r}")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+                raise fail(f"{where}.mix.{name}", f"weight must be a number >= 0; got {weight!r}")
+        if sum(mix.values()) <= 0:
+            raise fail(f"{where}.mix", "needs a positive total weight")
+        stages.append({"until": until, "mix": {name: float(w) for name, w in mix.items()}})
+    return stages
+
+
+def _check_game(config: dict[str, Any], fail: Callable) -> None:
+    import pirate_envs
+    from pirate_envs.core.errors import InvalidOptionError
+    from pirate_envs.core.registry import game_class
+
+    env = config["env"]
+    if env["id"] not in pirate_envs.ENV_IDS:
+        close = difflib.get_close_matches(env["id"], pirate_envs.ENV_IDS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise fail("env.id", f"unknown env id {env['id']!r}{hint}; registered: {', '.join(pirate_envs.ENV_IDS)}")
+    try:
+        game = game_class(env["id"])(**env["options"])
+    except (InvalidOptionError, TypeError) as err:
+        raise fail("env.options", str(err)) from None
+    seat = env["seat"]
+    if seat != "random" and seat >= game.num_players:
+        raise fail(
+            "env.seat", f"must be in [0, {game.num_players}) for {game.num_players} players or 'random'; got {seat}"
+        )
+
+
+def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool) -> None:
+    ppo, vec = config["ppo"], config["vec_env"]
+    rollout = ppo["n_steps"] * vec["n_envs"]
+    if ppo["batch_size"] > rollout:
+        raise fail(
+            "ppo.batch_size",
+            f"{ppo['batch_size']} is larger than a rollout (ppo.n_steps x vec_env.n_envs = {rollout}); "
+            f"allowed: <= {rollout}",
+        )
+    for i, stage in enumerate(config["opponents"]["stages"]):
+        for name in stage["mix"]:
+            if name not in (*FIXED_OPPONENTS, SELFPLAY):
+                _check_checkpoint(name, f"opponents.stages[{i}].mix.{name}", fail, check_files)
+    for i, name in enumerate(config["eval"]["opponents"]):
+        if name not in FIXED_OPPONENTS:
+            _check_checkpoint(name, f"eval.opponents[{i}]", fail, check_files)
+    best_by = config["eval"]["best_by"]
+    if best_by != "mean" and best_by not in config["eval"]["opponents"]:
+        raise fail(
+            "eval.best_by", f"got {best_by!r}; allowed: 'mean' or one of eval.opponents {config['eval']['opponents']}"
+        )
+
+
+def _check_checkpoint(name: str, path: str, fail: Callable, check_files: bool) -> None:
+    allowed = f"{', '.join(map(repr, FIXED_OPPONENTS))}, {SELFPLAY!r} (stages only) or a path to a MaskablePPO .zip"
+    if not name.endswith(".zip"):
+        raise fail(path, f"unknown opponent {name!r}; allowed: {allowed}")
+    if check_files and not Path(name).is_file():
+        raise fail(path, f"checkpoint file {name!r} does not exist")
+
+
+# --- output -----------------------------------------------------------------------------------------
+def dump_config(config: Mapping[str, Any]) -> str:
+    """The config as YAML, sections in schema order (what ``config.yaml`` in a run directory holds)."""
+    return yaml.safe_dump(dict(config), sort_keys=False, default_flow_style=None, width=110)
+
+
+def describe_schema() -> str:
+    """A plain-text reference of every key: path, default, allowed values, meaning."""
+    lines = []
+    for section, fields in SCHEMA.items():
+        for name, field in fields.items():
+            default = "(required)" if field.default is REQUIRED else repr(field.default)
+            lines.append(f"{section}.{name}: {field.doc}. Default {default}; allowed: {field.allowed()}")
+    return "\n".join(lines)

@@ -1,0 +1,184 @@
+"""Tournaments and checkpoint evaluations: ``python -m training.evaluate``.
+
+Command line::
+
+    # any policies, seats rotated; writes results/tournament.json and results/tournament.md
+    python -m training.evaluate --env potsm_v0 --num-players 4 \\
+        --policies checkpoints/potsm_v0/model.zip heuristic random \\
+        --games 1000 --seed 0 --workers 2 --out results/ [--option reward_mode=score ...]
+
+    # a checkpoint in a rotating seat against n-1 copies of each opponent kind, separately;
+    # writes <out>/eval.json and eval.md (or the .json file named by --out)
+    python -m training.evaluate --env potsm_v0 --num-players 4 \\
+        --checkpoint checkpoints/potsm_v0/model.zip --vs random heuristic --games 1000
+
+Both print a Markdown table. Bad input (unknown env id or policy, missing checkpoint, bad
+option or player count) prints ``error: ...`` and exits with code 2.
+
+Python API (for the training pipeline and notebooks)::
+
+    from training.evaluate import run_tournament, evaluate_checkpoint
+
+    run_tournament(env_id, num_players, policies, games=1000, seed=0, workers=1,
+                   options=None, keep_games=False, progress=False) -> dict
+    evaluate_checkpoint(path, env_id, num_players, opponents=("random", "heuristic"),
+                        games=1000, seed=0, workers=1, options=None, progress=False) -> dict
+
+``policies`` is a list of specs (``"random"``, ``"heuristic"``, a checkpoint path, a Policy
+object, a callable) or a ``{label: spec}`` dict. ``run_tournament`` returns
+``{"env_id", "num_players", "options", "games", "seed", "policies", "fair_win_rate",
+"truncated_games", "balanced", "standings": {label: {"seat_games", "wins", "win_rate",
+"win_rate_ci95": [low, high], "mean_score", "mean_return", "seat_counts", "wins_by_seat",
+"rating": {"mu", "sigma", "ordinal"}}}, "run": {"workers", "wall_seconds"}}``.
+``evaluate_checkpoint`` returns ``{"checkpoint", "env_id", "num_players", "options", "games",
+"seed", "fair_win_rate", "vs": {opponent: {"games", "wins", "win_rate", "win_rate_ci95",
+"mean_score", "mean_return", "opponent_mean_score", "truncated_games", "wins_by_seat"}},
+"run": {...}}``. Everything except ``run`` depends only on the inputs and the seed (never on
+``workers``). Write either with ``training.report.write_report``. Bad inputs raise
+``InputError`` (a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from training.inputs import EXIT_USAGE, InputError, add_game_arguments, parse_options
+from training.report import checkpoint_markdown, tournament_markdown, write_report
+from training.tournament import Tournament, prepare_tournament, run_prepared, run_tournament
+
+__all__ = ["InputError", "evaluate_checkpoint", "main", "run_tournament"]
+
+CHECKPOINT_LABEL = "checkpoint"
+
+
+def _prepare_checkpoint_runs(
+    path: str | Path,
+    env_id: str,
+    num_players: int | None,
+    opponents: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int,
+    options: Mapping[str, Any] | None,
+    progress: bool,
+) -> dict[str, Tournament]:
+    if not opponents:
+        raise InputError("no opponents given; name at least one (random, heuristic, a checkpoint .zip)")
+    if not Path(path).exists():
+        raise InputError(f"checkpoint not found: {path}")
+    runs = {}
+    for opponent in opponents:
+        label = str(opponent)
+        if label == CHECKPOINT_LABEL:
+            raise InputError(f"{CHECKPOINT_LABEL!r} cannot be an opponent label")
+        policies = {CHECKPOINT_LABEL: str(path), label: opponent}
+        runs[label] = prepare_tournament(
+            env_id, num_players, policies, games, seed, workers, options, progress=progress
+        )
+    return runs
+
+
+def _checkpoint_result(path: str | Path, runs: dict[str, Tournament]) -> dict:
+    """Play the prepared runs (sharing one worker pool) and condense them to the checkpoint's view."""
+    results = run_prepared(list(runs.values()))
+    vs = {}
+    for opponent, result in zip(runs, results, strict=True):
+        mine, theirs = result["standings"][CHECKPOINT_LABEL], result["standings"][opponent]
+        vs[opponent] = {
+            "games": result["games"],
+            "wins": mine["wins"],
+            "win_rate": mine["win_rate"],
+            "win_rate_ci95": mine["win_rate_ci95"],
+            "mean_score": mine["mean_score"],
+            "mean_return": mine["mean_return"],
+            "opponent_mean_score": theirs["mean_score"],
+            "truncated_games": result["truncated_games"],
+            "wins_by_seat": mine["wins_by_seat"],
+        }
+    first = results[0]
+    return {
+        "checkpoint": str(path),
+        **{key: first[key] for key in ("env_id", "num_players", "options", "games", "seed", "fair_win_rate")},
+        "vs": vs,
+        "run": first["run"],  # shared by all the runs
+    }
+
+
+def evaluate_checkpoint(
+    path: str | Path,
+    env_id: str,
+    num_players: int | None,
+    opponents: Sequence[str] = ("random", "heuristic"),
+    games: int = 1000,
+    seed: int = 0,
+    workers: int = 1,
+    options: Mapping[str, Any] | None = None,
+    progress: bool = False,
+) -> dict:
+    """Win rate (Wilson 95% CI) of the checkpoint at ``path`` against n−1 copies of each opponent.
+
+    One seat-rotated tournament per opponent kind, each with the same ``games`` and ``seed`` (so
+    the deals are the same against every opponent). See the module docstring for the result.
+    """
+    runs = _prepare_checkpoint_runs(path, env_id, num_players, opponents, games, seed, workers, options, progress)
+    return _checkpoint_result(path, runs)
+
+
+# --- command line ---------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m training.evaluate",
+        description="Seat-rotated tournaments between policies, with win rates (Wilson 95% CI), mean scores "
+        "and OpenSkill ratings; or a checkpoint against each opponent kind.",
+    )
+    add_game_arguments(parser)
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--policies", nargs="+", metavar="SPEC", help="random | heuristic | PATH.zip, 1 or more")
+    mode.add_argument("--checkpoint", metavar="PATH", help="evaluate this checkpoint against each --vs kind")
+    parser.add_argument("--vs", nargs="+", default=["random", "heuristic"], metavar="SPEC", help="opponent kinds")
+    parser.add_argument("--games", type=int, default=1000, help="games per tournament (default 1000)")
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--out", default=None, help="output directory, or a .json file (the .md goes beside it)")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        options = parse_options(args.env, args.option)
+        if args.checkpoint:
+            runs = _prepare_checkpoint_runs(
+                args.checkpoint, args.env, args.num_players, args.vs, args.games, args.seed, args.workers, options,
+                args.progress,
+            )  # fmt: skip
+        else:
+            tournament = prepare_tournament(
+                args.env, args.num_players, args.policies, args.games, args.seed, args.workers, options,
+                progress=args.progress,
+            )  # fmt: skip
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.checkpoint:
+        result = _checkpoint_result(args.checkpoint, runs)
+        markdown, stem = checkpoint_markdown(result), "eval"
+    else:
+        result = tournament.run()
+        markdown, stem = tournament_markdown(result), "tournament"
+    print(markdown, end="")
+    print(f"({result['run']['wall_seconds']:.1f} s with {result['run']['workers']} worker(s))")
+    if args.out:
+        json_path, md_path = write_report(result, markdown, args.out, stem)
+        print(f"wrote {json_path} and {md_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""User input to games and policies, shared by ``training.evaluate`` and ``training.play``.
+
+Turns what a person types (an env id, ``--option key=value`` pairs, a player count, policy
+specs) into an engine ``Game`` and policies, and every mistake into one :class:`InputError`
+(a ``ValueError``) whose message says what is valid; the command lines print it as
+``error: ...`` and exit with code 2.
+
+``--option`` values are typed by the game's own option declarations (``Game.option_specs``):
+``true``/``false`` for bools, numbers for ints and floats, text for strings; the game then
+validates them and names the valid choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pirate_envs.core.policy import resolve_policy
+from pirate_envs.core.registry import ENV_IDS, game_class
+
+EXIT_USAGE = 2
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+class InputError(ValueError):
+    """Bad user input: unknown env id or policy, missing checkpoint, bad option, count or seat."""
+
+
+def check_env_id(env_id: str) -> None:
+    if env_id not in ENV_IDS:
+        raise InputError(f"unknown env id {env_id!r}; registered env ids: {', '.join(ENV_IDS)}")
+
+
+def _convert(text: str, kind: type | None) -> Any:
+    """``text`` as a value of ``kind``; left as text when it does not fit (the game then says what does)."""
+    lowered = text.strip().lower()
+    if kind is bool:
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        return text
+    if kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            return text
+    return text
+
+
+def parse_options(env_id: str, pairs: Sequence[str] | None) -> dict[str, Any]:
+    """Turn ``["key=value", ...]`` into typed rule options of ``env_id``."""
+    check_env_id(env_id)
+    kinds = {spec.name: spec.kind for spec in game_class(env_id).option_specs}
+    options: dict[str, Any] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise InputError(f"--option needs key=value; got {pair!r}")
+        options[key] = _convert(value, kinds.get(key))
+    return options
+
+
+def make_game(env_id: str, num_players: int | None, options: Mapping[str, Any] | None = None) -> Any:
+    """The engine ``Game`` of ``env_id``; bad ids, player counts and options raise :class:`InputError`."""
+    check_env_id(env_id)
+    try:
+        return game_class(env_id)(num_players=num_players, **dict(options or {}))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+def policy_label(spec: Any) -> str:
+    """A readable name for a policy spec: its text, or the object's ``name``."""
+    if isinstance(spec, (str, Path)):
+        return str(spec)
+    return str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+
+
+def load_policy(spec: Any, game: Any) -> Any:
+    """``resolve_policy`` for ``game``'s env, player count and options, with clear input errors."""
+    env_id = game.game_id
+    if isinstance(spec, (str, Path)):
+        text = str(spec)
+        looks_like_path = isinstance(spec, Path) or text.endswith(".zip") or "/" in text
+        if looks_like_path and not Path(text).exists():
+            raise InputError(f"checkpoint not found: {text}")
+        spec = text
+    try:
+        policy = resolve_policy(spec, env_id, game.num_players, **game.options)
+        check = getattr(policy, "check_compatible", None)  # checkpoints: made for these spaces?
+        if callable(check):
+            check(game.observation_shape, game.num_actions, f"{env_id} with {game.num_players} players")
+        return policy
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    except Exception as exc:  # a checkpoint that does not load (bad zip, wrong format...)
+        raise InputError(f"cannot load policy {policy_label(spec)!r}: {type(exc).__name__}: {exc}") from None
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--env``, ``--num-players``, ``--seed`` and repeatable ``--option key=value``."""
+    parser.add_argument("--env", required=True, metavar="ENV_ID", help=f"game id, one of: {', '.join(ENV_IDS)}")
+    parser.add_argument("--num-players", type=int, default=None, help="player count (default: the game's default)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="rule option, repeatable (e.g. --option reward_mode=score)",
+    )

@@ -1,0 +1,251 @@
+"""Train a MaskablePPO agent on one game from a YAML config.
+
+    python -m training.train CONFIG.yaml [--set key=value ...] [--resume RUN_DIR]
+
+The config (``training/config.py``) fully describes a run; ``--set`` overrides single keys
+(``--set ppo.learning_rate=1e-4 --set vec_env.n_envs=2``). The learner plays one seat of the
+game's Gymnasium adapter (``pirate_envs.make_gym``, seat drawn per episode by default) against the
+opponent curriculum of ``opponents.stages``; ``training/callbacks.py`` runs the curriculum,
+self-play snapshots, evaluations and checkpoints. ``--resume RUN_DIR`` continues a run from its
+newest checkpoint with the timestep counter, opponent pool, curriculum stage, best score and
+evaluation history it had (the config is the run's own ``config.yaml`` unless CONFIG is given).
+
+Output in the run directory: see ``training/checkpoints.py``. Exit status 2 on a config error,
+which is reported before anything is trained.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from training.checkpoints import atomic_write_text, latest_checkpoint
+from training.config import ConfigError, dump_config, load_config
+
+TB_LOG_NAME = "MaskablePPO"
+
+
+# --- run directory --------------------------------------------------------------------------------
+def resolve_run_dir(config: dict[str, Any]) -> Path:
+    template = config["run"]["dir"]
+    try:
+        text = template.format(env_id=config["env"]["id"], timestamp=time.strftime("%Y%m%d-%H%M%S"))
+    except (KeyError, IndexError, ValueError) as err:
+        raise ConfigError(
+            f"run.dir: {template!r} has an unknown placeholder ({err}); allowed: {{env_id}}, {{timestamp}}"
+        ) from None
+    return Path(text)
+
+
+def prepare_run(
+    config_path: str | None, overrides: list[str], resume_dir: str | None
+) -> tuple[dict[str, Any], Path, tuple[Path, dict[str, Any]] | None]:
+    """Load and validate everything a run needs; returns (config, run dir, checkpoint to resume or None)."""
+    if resume_dir is None:
+        if config_path is None:
+            raise ConfigError("a CONFIG.yaml is required unless --resume RUN_DIR is given")
+        config = load_config(config_path, overrides)
+        run_dir = resolve_run_dir(config)
+        if latest_checkpoint(run_dir) is not None:
+            raise ConfigError(
+                f"run.dir: {str(run_dir)!r} already holds a run; continue it with --resume {run_dir} "
+                "or choose another run.dir (e.g. with {timestamp})"
+            )
+        return config, run_dir, None
+    run_dir = Path(resume_dir)
+    if not run_dir.is_dir():
+        raise ConfigError(f"--resume: run directory {str(run_dir)!r} does not exist")
+    config = load_config(config_path or run_dir / "config.yaml", overrides)
+    resume = latest_checkpoint(run_dir)
+    if resume is None:
+        raise ConfigError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r} (step_<T>.zip with its .json)")
+    saved_env = resume[1].get("env_id")
+    if saved_env is not None and saved_env != config["env"]["id"]:
+        raise ConfigError(
+            f"env.id: the run in {str(run_dir)!r} trains {saved_env!r}, the config says {config['env']['id']!r}"
+        )
+    return config, run_dir, resume
+
+
+# --- envs and model -------------------------------------------------------------------------------
+def make_training_env(env_id: str, seat: Any, opponents: Any, options: dict[str, Any], single_thread: bool):
+    """One monitored Gymnasium env (top-level so that subprocess vec envs can pickle it)."""
+    from stable_baselines3.common.monitor import Monitor
+
+    from pirate_envs.core.gym_env import make_gym
+
+    if single_thread:  # a subprocess: one torch thread each, or the cores are oversubscribed
+        import torch
+
+        torch.set_num_threads(1)
+    return Monitor(make_gym(env_id, seat=seat, opponents=opponents, **options))
+
+
+def build_vec_env(config: dict[str, Any], opponents: Any):
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    env, vec = config["env"], config["vec_env"]
+    subproc = vec["kind"] == "subproc"
+    factory = functools.partial(make_training_env, env["id"], env["seat"], opponents, dict(env["options"]), subproc)
+    fns = [factory] * vec["n_envs"]
+    return SubprocVecEnv(fns) if subproc else DummyVecEnv(fns)
+
+
+def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | None):
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import LinearSchedule
+
+    ppo, net = config["ppo"], config["network"]
+    # torch.distributions re-checks every distribution's arguments (a sizeable share of a batch-of-4
+    # forward pass); the masked categorical's inputs come from the network, so skip the checks.
+    torch.distributions.Distribution.set_default_validate_args(False)
+    learning_rate: Any = ppo["learning_rate"]
+    if ppo["lr_schedule"] == "linear":
+        learning_rate = LinearSchedule(start=ppo["learning_rate"], end=0.0, end_fraction=1.0)
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[net["activation"]]
+    return MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        learning_rate=learning_rate,
+        n_steps=ppo["n_steps"],
+        batch_size=ppo["batch_size"],
+        n_epochs=ppo["n_epochs"],
+        gamma=ppo["gamma"],
+        gae_lambda=ppo["gae_lambda"],
+        clip_range=ppo["clip_range"],
+        ent_coef=ppo["ent_coef"],
+        vf_coef=ppo["vf_coef"],
+        max_grad_norm=ppo["max_grad_norm"],
+        target_kl=ppo["target_kl"],
+        normalize_advantage=ppo["normalize_advantage"],
+        policy_kwargs={"net_arch": {"pi": list(net["pi"]), "vf": list(net["vf"])}, "activation_fn": activation},
+        tensorboard_log=tensorboard_log,
+        seed=config["run"]["seed"],
+        device="cpu",
+        verbose=0,
+    )
+
+
+def new_state(config: dict[str, Any]) -> dict[str, Any]:
+    """The resume state of a fresh run (saved next to every checkpoint)."""
+    return {
+        "env_id": config["env"]["id"],
+        "timesteps": 0,
+        "stage": 0,
+        "pool": None,
+        "best_score": -1.0,
+        "best_timesteps": None,
+        "next_eval": 0,
+        "next_checkpoint": config["checkpoint"]["every"],
+        "next_snapshot": 0,
+        "wall_seconds": 0.0,
+        "evaluations": [],
+    }
+
+
+# --- training -------------------------------------------------------------------------------------
+def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Run (or continue) training; returns the final run state."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CallbackList
+
+    from pirate_envs.core.selfplay import SelfPlayPool
+    from training.callbacks import ProgressCallback, RunPipelineCallback, say
+    from training.curriculum import OpponentSchedule
+
+    run_cfg, opp_cfg = config["run"], config["opponents"]
+    torch.set_num_threads(run_cfg["torch_threads"])
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(run_dir / "config.yaml", dump_config(config))
+    tensorboard_log = str(run_dir / "tb") if config["logging"]["tensorboard"] else None
+
+    if resume is None:
+        state = new_state(config)
+        pool = SelfPlayPool(
+            mix=OpponentSchedule(opp_cfg["stages"]).mix(0),
+            latest_share=opp_cfg["latest_share"],
+            max_snapshots=opp_cfg["max_snapshots"],
+            deterministic=opp_cfg["snapshot_deterministic"],
+        )
+    else:
+        from training.callbacks import pool_from_state
+
+        checkpoint_path, state = resume
+        state = dict(state)
+        state["evaluations"] = [e for e in state["evaluations"] if e["timesteps"] <= state["timesteps"]]
+        pool = pool_from_state(state["pool"], run_dir)
+        pool.latest_share = opp_cfg["latest_share"]
+        pool.max_snapshots = opp_cfg["max_snapshots"]
+        pool.deterministic = opp_cfg["snapshot_deterministic"]
+
+    vec_env = build_vec_env(config, opponents=pool)
+    seed = run_cfg["seed"] + state["timesteps"]
+    if resume is None:
+        model = build_model(config, vec_env, tensorboard_log)
+    else:
+        model = MaskablePPO.load(checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log)
+        model.set_random_seed(seed)
+        snapshots = len(pool.snapshots)
+        say(f"resuming {run_dir} at {model.num_timesteps:,} timesteps (stage {state['stage']}, {snapshots} snapshots)")
+
+    pipeline = RunPipelineCallback(config, run_dir, state, pool)
+    callbacks: list[Any] = [pipeline]
+    if config["logging"]["progress_bar"]:
+        callbacks.append(ProgressCallback(run_cfg["total_timesteps"], pipeline))
+    remaining = run_cfg["total_timesteps"] - model.num_timesteps
+    try:
+        if remaining > 0:
+            model.learn(
+                total_timesteps=remaining,
+                callback=CallbackList(callbacks),
+                reset_num_timesteps=resume is None,
+                tb_log_name=TB_LOG_NAME,
+            )
+        else:
+            say(f"{run_dir} already has {model.num_timesteps:,} of {run_cfg['total_timesteps']:,} timesteps")
+    finally:
+        vec_env.close()
+    best = state["best_score"]
+    say(f"done: {run_dir} ({state['timesteps']:,} timesteps, best score {best:.3f} at {state['best_timesteps']})")
+    return state
+
+
+# --- command line ---------------------------------------------------------------------------------
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m training.train",
+        description="Train a MaskablePPO agent on a pirate_envs game from a YAML config.",
+    )
+    parser.add_argument("config", nargs="?", help="YAML config (configs/<env_id>.yaml); optional with --resume")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one config key, e.g. --set ppo.learning_rate=1e-4 (repeatable; values are YAML)",
+    )
+    parser.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        config, run_dir, resume = prepare_run(args.config, args.overrides, args.resume)
+    except ConfigError as err:
+        print(f"config error: {err}", file=sys.stderr)
+        return 2
+    train(config, run_dir, resume)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
