@@ -51,14 +51,18 @@ def play_episode(env, seed=None, options=None, rng=None):
 
 @pytest.fixture(scope="module")
 def untrained_checkpoints(tmp_path_factory):
-    """An untrained MaskablePPO zip per game (default player count), and one for another player count."""
+    """An untrained MaskablePPO zip per game (default player count, signed-log input as the configs
+    use), and one with a plain flat input for another player count."""
     from sb3_contrib import MaskablePPO
+
+    from pirate_envs.core.checkpoint_policy import signed_log_features_class
 
     folder = tmp_path_factory.mktemp("checkpoints")
     paths = {}
+    features = {"net_arch": [32], "features_extractor_class": signed_log_features_class()}
     for env_id in ENV_IDS:
         env = make_gym(env_id)
-        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, policy_kwargs={"net_arch": [32]}, seed=0)
+        model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, policy_kwargs=features, seed=0)
         paths[env_id] = folder / f"{env_id}.zip"
         model.save(paths[env_id])
         other = [n for n in game_class(env_id).player_counts if n != env.num_players]
@@ -363,8 +367,10 @@ def test_checkpoint_policy_matches_torch_and_is_reproducible(env_id, untrained_c
     env = make_gym(env_id)
     obs, _ = env.reset(seed=0)
     network = policy.network
-    with torch.no_grad():
-        expected = network.action_net(network.mlp_extractor.forward_actor(torch.as_tensor(obs[None]))).numpy()
+    assert policy._layers is not None  # the numpy path is used ...
+    with torch.no_grad():  # ... and agrees with the network run by torch
+        features = network.pi_features_extractor(torch.as_tensor(obs[None]))
+        expected = network.action_net(network.mlp_extractor.forward_actor(features)).numpy()
     assert np.allclose(policy.action_logits(obs), expected, atol=1e-5)
     mask = env.action_masks().astype(np.int8)
     first = [policy.act(obs, mask, np.random.default_rng(3)) for _ in range(5)]
@@ -389,6 +395,15 @@ def test_checkpoint_policy_errors(tmp_path, untrained_checkpoints):
         if (env_id, "other") in untrained_checkpoints:
             with pytest.raises(CheckpointError, match="trained on observations of shape"):
                 make_gym(env_id, opponents=str(untrained_checkpoints[(env_id, "other")]))
+
+
+def test_checkpoint_with_signed_log_features_loads_in_a_fresh_process(untrained_checkpoints):
+    path = untrained_checkpoints[ENV_IDS[0]]
+    code = (
+        f"from pirate_envs import CheckpointPolicy; p = CheckpointPolicy({str(path)!r}); "
+        "assert type(p.network.features_extractor).__name__ == 'SignedLogFeatures' and p._layers is not None"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_pirate_envs_import_needs_no_torch():

@@ -245,6 +245,7 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
         "vec_env": {"n_envs": 2, "kind": "dummy"},
         "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1},
         "network": {"pi": [16], "vf": [16]},
+        "imitation": {"games": 3, "epochs": 1},
         "opponents": {
             "stages": [
                 {"until": 128, "mix": {"random": 1}},
@@ -266,6 +267,7 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
     assert state["timesteps"] == 384 and state["stage"] == 2 and state["pool"]["snapshots"]
     assert len(checkpoint_states(run_dir)) == 2
     assert [e["timesteps"] for e in state["evaluations"]] == [0, 128, 256, 384]
+    assert state["imitation"]["samples"] > 0
     assert main([str(path)]) == 2  # the run dir is taken
 
     assert main(["--resume", str(run_dir), "--set", "run.total_timesteps=512"]) == 0

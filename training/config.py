@@ -106,6 +106,28 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "pi": Field("int_list", [128, 128], "hidden layer sizes of the policy MLP"),
         "vf": Field("int_list", [128, 128], "hidden layer sizes of the value MLP"),
         "activation": Field(str, "tanh", "hidden activation", choices=("tanh", "relu")),
+        "features": Field(
+            str,
+            "signed_log",
+            "input layer: the flat observation as is, or squashed by sign(x)*log(1+|x|)",
+            choices=("flat", "signed_log"),
+        ),
+    },
+    "imitation": {
+        "games": Field(int, 0, "teacher games cloned into the network before PPO (0: no warm start)", minimum=0),
+        "teacher": Field(str, "heuristic", "the bot to clone: 'heuristic', 'random' or a checkpoint path"),
+        "teacher_share": Field(
+            float,
+            0.75,
+            "share of seats the teacher plays in those games (random play covers off-teacher positions)",
+            minimum=0.0,
+            maximum=1.0,
+            exclusive_minimum=True,
+        ),
+        "epochs": Field(int, 10, "passes over the demonstrations", minimum=1),
+        "batch_size": Field(int, 512, "minibatch size", minimum=1),
+        "learning_rate": Field(float, 1.0e-3, "Adam step size", minimum=0.0, exclusive_minimum=True),
+        "value_coef": Field(float, 0.5, "weight of the value head's fit to the final returns", minimum=0.0),
     },
     "opponents": {
         "stages": Field(
@@ -387,6 +409,9 @@ def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool
         for name in stage["mix"]:
             if name not in (*FIXED_OPPONENTS, SELFPLAY):
                 _check_checkpoint(name, f"opponents.stages[{i}].mix.{name}", fail, check_files)
+    teacher = config["imitation"]["teacher"]
+    if teacher not in FIXED_OPPONENTS:
+        _check_checkpoint(teacher, "imitation.teacher", fail, check_files)
     for i, name in enumerate(config["eval"]["opponents"]):
         if name not in FIXED_OPPONENTS:
             _check_checkpoint(name, f"eval.opponents[{i}]", fail, check_files)

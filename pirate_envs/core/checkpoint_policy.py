@@ -7,6 +7,11 @@ masked action distribution made with the caller's ``rng`` (so games stay reprodu
 live model with it). torch and sb3_contrib are imported only when a checkpoint is loaded, so
 ``pirate_envs`` itself needs neither. Loaded networks are cached by path and file version, so
 self-play pools and evaluation reuse them.
+
+:class:`SignedLogFeatures` (built on first access, as it needs torch) is the features extractor the
+training configs use: ``sign(x) * log(1 + |x|)`` of the flat observation, which keeps raw counts
+(cards left, fame, turn numbers) in a range a small network trains well on. It lives here so that
+every checkpoint that uses it loads wherever ``pirate_envs`` is installed.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ class NetworkPolicy:
         self.name = name
         self.observation_shape: tuple[int, ...] = tuple(network.observation_space.shape)
         self.num_actions: int = int(network.action_space.n)
-        self._layers = _numpy_actor(network)
+        self._layers, self._input_transform = _numpy_actor(network)
         self._flat_size = int(np.prod(self.observation_shape))
 
     def check_compatible(self, observation_shape: tuple[int, ...], num_actions: int, where: str = "") -> None:
@@ -63,7 +68,7 @@ class NetworkPolicy:
         """Unmasked action logits, shape (batch, num_actions), for a batch of observations."""
         batch = np.asarray(observations, dtype=np.float32).reshape(-1, self._flat_size)
         if self._layers is not None:
-            hidden = batch
+            hidden = batch if self._input_transform is None else self._input_transform(batch)
             for weight, bias, activation in self._layers:
                 hidden = hidden @ weight
                 hidden += bias
@@ -121,18 +126,59 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0)
 
 
-def _numpy_actor(network: Any) -> list[tuple[np.ndarray, np.ndarray, Any]] | None:
-    """The actor as numpy ``(weight, bias, activation)`` layers, or None when it is not a plain MLP."""
+def signed_log(x: np.ndarray) -> np.ndarray:
+    """``sign(x) * log(1 + |x|)``, elementwise (the numpy twin of :class:`SignedLogFeatures`)."""
+    return np.sign(x) * np.log1p(np.abs(x))
+
+
+def _define_signed_log_features() -> type:
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class SignedLogFeatures(BaseFeaturesExtractor):
+        """Flat observation squashed by ``sign(x) * log(1 + |x|)`` (0 -> 0, 1 -> 0.69, 50 -> 3.9)."""
+
+        def __init__(self, observation_space: Any) -> None:
+            super().__init__(observation_space, int(np.prod(observation_space.shape)))
+
+        def forward(self, observations: torch.Tensor) -> torch.Tensor:
+            flat = torch.flatten(observations, start_dim=1)
+            return torch.sign(flat) * torch.log1p(torch.abs(flat))
+
+    SignedLogFeatures.__module__ = __name__
+    SignedLogFeatures.__qualname__ = "SignedLogFeatures"
+    return SignedLogFeatures
+
+
+def signed_log_features_class() -> type:
+    """The :class:`SignedLogFeatures` class (defined once, on first use)."""
+    if "SignedLogFeatures" not in globals():
+        globals()["SignedLogFeatures"] = _define_signed_log_features()
+    return globals()["SignedLogFeatures"]
+
+
+def __getattr__(name: str) -> Any:
+    # SignedLogFeatures subclasses a torch module, so it is defined on first use; pickles of saved
+    # models name it by this module and attribute, which lands here when they are loaded.
+    if name == "SignedLogFeatures":
+        return signed_log_features_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _numpy_actor(network: Any) -> tuple[list[tuple[np.ndarray, np.ndarray, Any]] | None, Any]:
+    """The actor as numpy ``(weight, bias, activation)`` layers and the input transform, or
+    ``(None, None)`` when it is not a plain MLP over a flat or signed-log observation."""
     import torch
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
     extractor = getattr(network, "pi_features_extractor", None)
     policy_net = getattr(getattr(network, "mlp_extractor", None), "policy_net", None)
     head = getattr(network, "action_net", None)
-    if not isinstance(extractor, FlattenExtractor) or not isinstance(policy_net, torch.nn.Sequential):
-        return None
+    transforms = {FlattenExtractor: None, signed_log_features_class(): signed_log}
+    if type(extractor) not in transforms or not isinstance(policy_net, torch.nn.Sequential):
+        return None, None
     if not isinstance(head, torch.nn.Linear):
-        return None
+        return None, None
     activations = {torch.nn.Tanh: np.tanh, torch.nn.ReLU: _relu}
     layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
     for module in policy_net:
@@ -141,9 +187,9 @@ def _numpy_actor(network: Any) -> list[tuple[np.ndarray, np.ndarray, Any]] | Non
         elif type(module) in activations and layers and layers[-1][2] is None:
             layers[-1][2] = activations[type(module)]
         else:
-            return None
+            return None, None
     layers.append([_weights(head), _bias(head), None])
-    return [tuple(layer) for layer in layers]
+    return [tuple(layer) for layer in layers], transforms[type(extractor)]
 
 
 def _weights(linear: Any) -> np.ndarray:
