@@ -19,8 +19,9 @@ from pirate_envs.core.policy import RandomPolicy
 from pirate_envs.core.registry import env_module
 
 
-def play_demo(env_id: str = "potsm_v0", num_players: int | None = None, seed: int = 0, verbose: bool = True,
-              out=print) -> list[float]:
+def play_demo(
+    env_id: str = "potsm_v0", num_players: int | None = None, seed: int = 0, verbose: bool = True, out=print
+) -> list[float]:
     """Play one game; return the final returns per seat."""
     module = env_module(env_id)
     game = module.Game(num_players=num_players)
@@ -28,8 +29,10 @@ def play_demo(env_id: str = "potsm_v0", num_players: int | None = None, seed: in
     names = ["heuristic"] + ["random"] * (game.num_players - 1)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(seed)
-    out(f"{game.display_name} ({env_id}), {game.num_players} players: " + ", ".join(
-        f"player_{s} = {name}" for s, name in enumerate(names)))
+    out(
+        f"{game.display_name} ({env_id}), {game.num_players} players: "
+        + ", ".join(f"player_{s} = {name}" for s, name in enumerate(names))
+    )
     while not state.is_terminal():
         seat = state.current_player()
         action = bots[seat].act(state.observation(seat), state.legal_action_mask(), rng)

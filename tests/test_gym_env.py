@@ -300,7 +300,7 @@ def test_illegal_opponent_action_names_the_opponent(env_id):
         return int(np.flatnonzero(action_mask == 0)[0])
 
     env = make_gym(env_id, seat=0, opponents=cheater)
-    with pytest.raises(IllegalActionError, match="opponent .* at seat"):
+    with pytest.raises(IllegalActionError, match=r"opponent .* at seat"):
         play_episode(env, seed=0)
 
 
@@ -383,11 +383,11 @@ def test_checkpoint_policy_matches_torch_and_is_reproducible(env_id, untrained_c
 
 def test_checkpoint_policy_errors(tmp_path, untrained_checkpoints):
     missing = tmp_path / "nowhere" / "model.zip"
-    with pytest.raises(CheckpointNotFoundError, match="nowhere/model.zip.*does not exist"):
+    with pytest.raises(CheckpointNotFoundError, match=r"nowhere/model.zip.*does not exist"):
         CheckpointPolicy(missing)
     broken = tmp_path / "broken.zip"
     broken.write_bytes(b"not a zip file")
-    with pytest.raises(CheckpointError, match="broken.zip.*MaskablePPO checkpoint"):
+    with pytest.raises(CheckpointError, match=r"broken.zip.*MaskablePPO checkpoint"):
         CheckpointPolicy(broken)
     with pytest.raises(CheckpointNotFoundError, match="does not exist"):
         make_gym(ENV_IDS[0], opponents=str(missing))

@@ -28,7 +28,7 @@ from pirate_envs.games.potsm.cards import (
     TREASURE_MAP,
 )
 from pirate_envs.games.potsm.game import PotsmGame
-from pirate_envs.games.potsm.heuristic import HeuristicPolicy, move_pair, move_ship, nation_move, resolve_adventure
+from pirate_envs.games.potsm.heuristic import HeuristicPolicy, line_after_move, resolve_adventure
 from pirate_envs.games.potsm.observation import field_slices, observation_size
 
 VARIANTS = {
@@ -47,34 +47,21 @@ def potsm_game(n: int, **options) -> PotsmGame:
 # --- the line simulation: the rules' worked examples (PSM-12NN) ------------------------------------------
 
 
-def test_psm_1201_full_speed_ahead():
-    line = DEFAULT_LINE[:]
-    move_ship(line, 6, 6)
-    assert line == [2, 0, 3, 6, 1, 4, 7, 5, 8]
-
-
-def test_psm_1202_temporary_alliance():
-    line = DEFAULT_LINE[:]
-    move_pair(line, 1, 3)
-    assert line == [3, 6, 0, 1, 4, 7, 2, 5, 8]
-
-
-def test_psm_1203_caught_in_a_rip():
-    line = DEFAULT_LINE[:]
-    move_pair(line, 6, -3)
-    assert line == [0, 3, 6, 1, 4, 7, 8, 2, 5]
-
-
-def test_psm_1204_english_advance():
-    line = [0, 1, 3, 6, 4, 2, 7, 5, 8]
-    nation_move(line, 0, forward=True)
-    assert line == [1, 0, 3, 2, 6, 4, 7, 5, 8]
-
-
-def test_psm_1205_dutch_retreat():
-    line = [0, 3, 1, 6, 4, 2, 5, 7, 8]
-    nation_move(line, 2, forward=False)
-    assert line == [0, 3, 1, 4, 2, 6, 5, 8, 7]
+@pytest.mark.parametrize(
+    ("rule", "action", "line", "expected"),
+    [
+        ("PSM-1201", 6, DEFAULT_LINE, [2, 0, 3, 6, 1, 4, 7, 5, 8]),  # Full Speed Ahead, position 7
+        ("PSM-1202", 19, DEFAULT_LINE, [3, 6, 0, 1, 4, 7, 2, 5, 8]),  # Temporary Alliance, pair 2
+        ("PSM-1203", 32, DEFAULT_LINE, [0, 3, 6, 1, 4, 7, 8, 2, 5]),  # Caught in a Rip, pair 7
+        ("PSM-1204", 34, [0, 1, 3, 6, 4, 2, 7, 5, 8], [1, 0, 3, 2, 6, 4, 7, 5, 8]),  # English Advance
+        ("PSM-1205", 39, [0, 3, 1, 6, 4, 2, 5, 7, 8], [0, 3, 1, 4, 2, 6, 5, 8, 7]),  # Dutch Retreat
+    ],
+)
+def test_line_after_move_worked_examples(rule, action, line, expected):
+    """The bot's prediction of a move card's effect decodes the action as the rules' examples do."""
+    new_line, damaged = line_after_move(action, line, [0] * 9)
+    assert new_line == expected, rule
+    assert damaged == [0] * 9
 
 
 def _by_ship(line, values):

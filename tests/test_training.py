@@ -108,7 +108,7 @@ def test_bad_env_id_and_options(tmp_path):
 
 
 def test_missing_files(tmp_path):
-    with pytest.raises(ConfigError, match="config file '.*absent.yaml' does not exist"):
+    with pytest.raises(ConfigError, match=r"config file '.*absent.yaml' does not exist"):
         load_config(tmp_path / "absent.yaml")
     stages = [{"until": None, "mix": {"random": 1, str(tmp_path / "gone.zip"): 1}}]
     message = config_error(tmp_path, {**MINIMAL, "opponents": {"stages": stages}})
@@ -149,9 +149,9 @@ def test_overrides(tmp_path):
     )
     assert config["ppo"]["learning_rate"] == 1e-4 and config["network"]["pi"] == [32, 32]
     assert config["opponents"]["stages"][0]["mix"] == {"heuristic": 1.0}
-    with pytest.raises(ConfigError, match="ppo.n_step: unknown key"):
+    with pytest.raises(ConfigError, match=r"ppo.n_step: unknown key"):
         load_config(path, ["ppo.n_step=3"])
-    with pytest.raises(ConfigError, match="expected key.path=value"):
+    with pytest.raises(ConfigError, match=r"expected key.path=value"):
         apply_overrides({}, ["ppo.n_steps"])
     with pytest.raises(ConfigError, match="list index"):
         apply_overrides({"a": [1]}, ["a.3=2"])
@@ -232,6 +232,10 @@ def test_play_matches_rotates_seats(env_id):
     assert again.wins_by_seat == result.wins_by_seat
 
 
+def env_action_count(env_id: str) -> int:
+    return make_gym(env_id).action_space.n
+
+
 # --- end to end -------------------------------------------------------------------------------------
 def test_tiny_training_run_resume_and_evaluate(tmp_path):
     """Train a few hundred steps through the whole curriculum, resume, and play the result."""
@@ -263,7 +267,7 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
     for name in ("config.yaml", "best_model.zip", "final_model.zip", "metrics.csv", "learning_curve.png"):
         assert (run_dir / name).is_file(), name
     assert list((run_dir / "tb").iterdir())
-    zip_path, state = latest_checkpoint(run_dir)
+    _, state = latest_checkpoint(run_dir)
     assert state["timesteps"] == 384 and state["stage"] == 2 and state["pool"]["snapshots"]
     assert len(checkpoint_states(run_dir)) == 2
     assert [e["timesteps"] for e in state["evaluations"]] == [0, 128, 256, 384]
@@ -281,6 +285,12 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
 
     assert MaskablePPO.load(run_dir / "final_model.zip").num_timesteps == 512
 
+    from training.ship import export_model
+
+    size = export_model(run_dir / "final_model.zip", tmp_path / "shipped" / "model.zip")
+    assert size < (run_dir / "final_model.zip").stat().st_size  # no optimiser moments
+    assert CheckpointPolicy(tmp_path / "shipped" / "model.zip").num_actions == env_action_count(env_id)
+
     policy = CheckpointPolicy(run_dir / "final_model.zip")
     result = play_matches(policy, env_id, "heuristic", games=4, seed=0)
     assert result.games == 4
@@ -291,3 +301,56 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
         mask = env.action_masks().astype(np.int8)
         _, _, terminated, truncated, _ = env.step(policy.act(env.state.observation(env.seat), mask, None))
         done = terminated or truncated
+
+
+# --- shipped checkpoints ----------------------------------------------------------------------------
+# Games whose shipped checkpoint is known to miss the heuristic target (the lead tracks these).
+HEURISTIC_SHORTFALLS = {
+    "potsm_v0": "the shipped potsm_v0 model wins 0.112 of 1000 games against 3 heuristic bots (target 0.35)",
+}
+
+
+def shipped(env_id: str) -> Path:
+    return ROOT / "checkpoints" / env_id
+
+
+def sides(env_id: str) -> int:
+    return json.loads((shipped(env_id) / "eval.json").read_text())["num_players"]
+
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_shipped_checkpoint_is_complete_and_plays(env_id):
+    folder = shipped(env_id)
+    for name in ("model.zip", "config.yaml", "eval.json"):
+        assert (folder / name).is_file(), f"{folder / name} is missing"
+    assert (folder / "model.zip").stat().st_size < 5_000_000
+    config = load_config(folder / "config.yaml")
+    assert config["env"]["id"] == env_id
+    evaluation = json.loads((folder / "eval.json").read_text())
+    game = make_gym(env_id)
+    assert evaluation["num_players"] == game.game.default_num_players
+    policy = CheckpointPolicy(folder / "model.zip")
+    result = play_matches(policy, env_id, "random", games=evaluation["num_players"], seed=0)
+    assert result.games == evaluation["num_players"]
+
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_shipped_checkpoint_beats_random(env_id):
+    versus = json.loads((shipped(env_id) / "eval.json").read_text())["vs"]["random"]
+    k = sides(env_id)
+    assert versus["games"] >= 1000 and versus["win_rate"] >= min(0.9, 2.2 / k)
+
+
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        pytest.param(env_id, marks=pytest.mark.xfail(strict=True, reason=HEURISTIC_SHORTFALLS[env_id]))
+        if env_id in HEURISTIC_SHORTFALLS
+        else env_id
+        for env_id in pirate_envs.ENV_IDS
+    ],
+)
+def test_shipped_checkpoint_beats_heuristic(env_id):
+    versus = json.loads((shipped(env_id) / "eval.json").read_text())["vs"]["heuristic"]
+    k = sides(env_id)
+    assert versus["games"] >= 1000 and versus["win_rate"] >= 1 / k + 0.1

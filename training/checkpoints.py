@@ -29,6 +29,13 @@ POOL_DIR = "pool"
 _STEP_NAME = re.compile(r"^step_(\d{10})\.json$")
 
 
+def _file_mode() -> int:
+    """The mode an ordinary new file gets (0o666 less the umask); mkstemp's files are 0o600."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,6 +45,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -62,6 +70,7 @@ def atomic_save_model(model: Any, path: Path) -> None:
             model.save(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

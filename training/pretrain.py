@@ -73,7 +73,7 @@ def collect_teacher_data(
                 game_of.append(g)
             state.apply_action(action)
         final_returns.append(state.returns())
-    returns = np.array([final_returns[g][s] for g, s in zip(game_of, seats_of)], dtype=np.float32)
+    returns = np.array([final_returns[g][s] for g, s in zip(game_of, seats_of, strict=True)], dtype=np.float32)
     return TeacherData(
         observations=np.asarray(observations, dtype=np.float32),
         masks=np.asarray(masks, dtype=bool),

@@ -162,6 +162,7 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
     from training.pretrain import behaviour_clone, collect_teacher_data
 
     cfg, env = config["imitation"], config["env"]
+    start = time.perf_counter()
     say(f"imitation: playing {cfg['games']:,} games with {cfg['teacher']} in {cfg['teacher_share']:.0%} of the seats")
     data = collect_teacher_data(
         env["id"],
@@ -181,7 +182,11 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
         value_coef=cfg["value_coef"],
         seed=config["run"]["seed"],
     )
-    say(f"imitation: held-out accuracy {stats['val_accuracy']:.3f}, policy loss {stats['policy_loss']:.3f}")
+    stats["seconds"] = round(time.perf_counter() - start, 1)
+    say(
+        f"imitation: held-out accuracy {stats['val_accuracy']:.3f}, policy loss {stats['policy_loss']:.3f} "
+        f"({stats['seconds']:.0f} s)"
+    )
     return stats
 
 

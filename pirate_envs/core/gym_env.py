@@ -207,7 +207,7 @@ class PirateGymEnv(gymnasium.Env):
         return policy
 
     def _rule_options(self) -> dict[str, Any]:
-        return {k: v for k, v in self.game.options.items()}
+        return dict(self.game.options)
 
     def _check_compatible(self, policy: Policy, what: str) -> None:
         check = getattr(policy, "check_compatible", None)

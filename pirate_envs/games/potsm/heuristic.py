@@ -70,6 +70,7 @@ from pirate_envs.games.potsm.cards import (
     pirates_per_player,
 )
 from pirate_envs.games.potsm.cards import FOG as FOG_MOVE
+from pirate_envs.games.potsm.game import move_pair, move_ship, nation_advance, nation_retreat
 from pirate_envs.games.potsm.observation import field_slices
 
 # Action blocks (PSM-1040..1052), short names for the hot path.
@@ -193,42 +194,6 @@ def _mix(weights: list[tuple[int, float]]) -> tuple[list, list, list, list, list
 DECK_MIX = _mix([(t, c / float(NUM_ADVENTURE_CARDS)) for t, c in enumerate(ADVENTURE_COUNTS)])
 
 
-# --- line moves (PSM-502..506) ----------------------------------------------------------------------------
-def move_ship(line: list[int], p: int, k: int) -> None:
-    """Ship at 0-based position p moves k places (k > 0 forward, k < 0 backward), in place (PSM-502)."""
-    q = p - k
-    if q < 0:
-        q = 0
-    elif q > 8:
-        q = 8
-    if q != p:
-        line.insert(q, line.pop(p))
-
-
-def move_pair(line: list[int], p: int, k: int) -> None:
-    """Ships at 0-based p, p+1 move k places as a block, in place (PSM-503)."""
-    q = p - k
-    if q < 0:
-        q = 0
-    elif q > 7:
-        q = 7
-    if q != p:
-        block = line[p : p + 2]
-        del line[p : p + 2]
-        line[q:q] = block
-
-
-def nation_move(line: list[int], nation: int, forward: bool) -> None:
-    """X Advance (front ship first, forward 2) or X Retreat (back ship first, backward 2) (PSM-505, 506)."""
-    ships = [s for s in line if NATION[s] == nation]
-    if forward:
-        for s in ships:
-            move_ship(line, line.index(s), 2)
-    else:
-        for s in reversed(ships):
-            move_ship(line, line.index(s), -2)
-
-
 def resolve_adventure(
     card: int, line: list[int], damaged: list[int], fame: list[float], unrevealed: list[bool]
 ) -> tuple[list[float], list[int]]:
@@ -322,17 +287,17 @@ def line_after_move(a: int, line: list[int], damaged: list[int]) -> tuple[list[i
     """The line and damage after move-card action ``a`` < 49 (PSM-630..636); the inputs are not modified."""
     new_line = line[:]
     if a < LOST_AT_SEA:
-        move_ship(new_line, a - FULL_SPEED, 6)
+        move_ship(new_line, a - FULL_SPEED, -6)
     elif a < ALLIANCE:
-        move_ship(new_line, a - LOST_AT_SEA, -6)
+        move_ship(new_line, a - LOST_AT_SEA, 6)
     elif a < RIP:
-        move_pair(new_line, a - ALLIANCE, 3)
+        move_pair(new_line, a - ALLIANCE, -3)
     elif a < ADVANCE:
-        move_pair(new_line, a - RIP, -3)
+        move_pair(new_line, a - RIP, 3)
     elif a < RETREAT:
-        nation_move(new_line, a - ADVANCE, True)
+        nation_advance(new_line, a - ADVANCE)
     elif a < SABOTAGE:
-        nation_move(new_line, a - RETREAT, False)
+        nation_retreat(new_line, a - RETREAT)
     else:
         damaged = damaged[:]
         damaged[line[a - SABOTAGE]] = 1
