@@ -13,6 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from potsm_setup import (
+    DEFAULT_LINE,
+    QUIET,
+    play,
+    pull_move_card,
+    refresh,
+    set_adventures,
+    set_hand,
+    set_line,
+    set_move_row,
+    to_act,
+)
 
 from pirate_envs.core.game import TERMINAL
 from pirate_envs.games.potsm import PotsmGame, PotsmState
@@ -42,8 +54,6 @@ from pirate_envs.games.potsm.cards import (
 )
 from pirate_envs.games.potsm.observation import field_slices
 
-DEFAULT_LINE = [0, 3, 6, 1, 4, 7, 2, 5, 8]  # PSM-12: positions 1..9
-QUIET = KRAKEN  # damages positions 4, 6, 8 (ships 1, 7, 5 on the default line); never touches fame
 # Full deals (pirate id -> seat, -1 = unused), PSM-303.
 OWNERS = {
     2: [0, 0, 0, 1, 1, 1, -1, -1, -1],
@@ -53,42 +63,6 @@ OWNERS = {
 
 
 # --- helpers --------------------------------------------------------------------------------------------
-
-
-def refresh(state: PotsmState) -> PotsmState:
-    state._legal = None
-    return state
-
-
-def set_line(state: PotsmState, line, damaged=(), fame=None) -> None:
-    state.line = list(line)
-    state.damaged = [1 if j in damaged else 0 for j in range(9)]
-    state.fame = [0] * 9
-    for ship, value in (fame or {}).items():
-        state.fame[ship] = value
-    refresh(state)
-
-
-def set_adventures(state: PotsmState, row, deck_size: int | None = None) -> None:
-    """Face-up ``row`` (slot 1 = current); the deck cut to ``deck_size`` via the discard pile (conserved)."""
-    for card in state.adventure_row:
-        state.adventure_seen[card] -= 1
-        state.adventure_deck.append(card)
-    state.adventure_row = []
-    for card in row:
-        if card in state.adventure_deck:
-            state.adventure_deck.remove(card)
-        else:
-            state.adventure_discard[card] -= 1
-            state.adventure_seen[card] -= 1
-        state.adventure_row.append(card)
-        state.adventure_seen[card] += 1
-    if deck_size is not None:
-        while len(state.adventure_deck) > deck_size:
-            card = state.adventure_deck.pop()
-            state.adventure_seen[card] += 1
-            state.adventure_discard[card] += 1
-    refresh(state)
 
 
 def set_deck_top(state: PotsmState, cards) -> None:
@@ -106,51 +80,6 @@ def set_deck_top(state: PotsmState, cards) -> None:
             state.adventure_discard[bottom] += 1
             state.adventure_seen[bottom] += 1
         state.adventure_deck.append(card)
-
-
-def set_move_row(state: PotsmState, cards) -> None:
-    for card in range(12):
-        state.move_deck += [card] * state.move_row[card]
-        state.move_row[card] = 0
-    for card in cards:
-        state.move_deck.remove(card)
-        state.move_row[card] += 1
-    refresh(state)
-
-
-def pull_move_card(state: PotsmState, card: int, keep_seat: int) -> None:
-    """Remove one ``card`` from the move deck; if none is there, swap one out of another hand first."""
-    if card not in state.move_deck:
-        seat = next(t for t, hand in enumerate(state.hands) if t != keep_seat and hand[card])
-        replacement = next(c for c in state.move_deck if c != card)
-        state.move_deck.remove(replacement)
-        state.hands[seat][replacement] += 1
-        state.hands[seat][card] -= 1
-        state.move_deck.append(card)
-    state.move_deck.remove(card)
-
-
-def set_hand(state: PotsmState, seat: int, cards) -> None:
-    hand = state.hands[seat]
-    for card in range(12):
-        state.move_deck += [card] * hand[card]
-        hand[card] = 0
-    for card in cards:
-        pull_move_card(state, card, seat)
-        hand[card] += 1
-    refresh(state)
-
-
-def to_act(state: PotsmState, seat: int) -> None:
-    state.current_seat = seat
-    refresh(state)
-
-
-def play(state: PotsmState, action: int) -> None:
-    state.check_invariants()
-    assert action in state.legal_actions(), f"{action} ({state.game.action_to_string(action)}) not legal"
-    state.apply_action(action)
-    state.check_invariants()
 
 
 def make(n=4, row=(QUIET,), deck_size=30, moves=None, seat=0, line=DEFAULT_LINE, seed=0, **options) -> PotsmState:

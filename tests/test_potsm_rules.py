@@ -12,6 +12,17 @@ import random
 
 import numpy as np
 import pytest
+from potsm_setup import (
+    DEFAULT_LINE,
+    QUIET,
+    play,
+    refresh,
+    set_adventures,
+    set_hand,
+    set_line,
+    set_move_row,
+    to_act,
+)
 
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import TERMINAL
@@ -43,82 +54,14 @@ from pirate_envs.games.potsm.cards import (
 from pirate_envs.games.potsm.game import move_pair, move_ship, nation_advance, nation_retreat
 from pirate_envs.games.potsm.observation import encode_reference, field_slices
 
-DEFAULT_LINE = [0, 3, 6, 1, 4, 7, 2, 5, 8]  # PSM-12: the default start line
 # An adventure that changes neither fame nor damage of ships ahead of position 4 and awards nothing:
-QUIET = KRAKEN  # damages positions 4, 6, 8 only
 
 
 # --- helpers: build positions while keeping every card accounted for ------------------------------------
 
 
-def refresh(state: PotsmState) -> PotsmState:
-    state._legal = None  # the base caches legal actions; drop the cache after editing fields
-    return state
-
-
 def new_state(n: int = 4, seed: int = 0, **options) -> PotsmState:
     return PotsmGame(num_players=n, **options).new_initial_state(seed)
-
-
-def set_line(state: PotsmState, line, damaged=(), fame=None) -> None:
-    """Line of ship ids front first; ``damaged`` lists ship ids; ``fame`` maps ship id -> fame."""
-    state.line = list(line)
-    state.damaged = [1 if j in damaged else 0 for j in range(9)]
-    state.fame = [0] * 9
-    for ship, value in (fame or {}).items():
-        state.fame[ship] = value
-    refresh(state)
-
-
-def set_adventures(state: PotsmState, row, deck_size: int | None = None) -> None:
-    """Put the card types ``row`` face up (slot 1 = current) and cut the deck to ``deck_size`` cards.
-
-    Cards leave the deck by the adventure discard pile, as if resolved earlier; the old row goes back
-    into the deck; so the 58 cards stay conserved.
-    """
-    for card in state.adventure_row:
-        state.adventure_seen[card] -= 1
-        state.adventure_deck.append(card)
-    state.adventure_row = []
-    for card in row:
-        if card in state.adventure_deck:
-            state.adventure_deck.remove(card)
-        elif state.adventure_discard[card]:
-            state.adventure_discard[card] -= 1
-            state.adventure_seen[card] -= 1
-        else:
-            raise AssertionError(f"no adventure card {card} left to put in the row")
-        state.adventure_row.append(card)
-        state.adventure_seen[card] += 1
-    if deck_size is not None:
-        while len(state.adventure_deck) > deck_size:
-            card = state.adventure_deck.pop()
-            state.adventure_seen[card] += 1
-            state.adventure_discard[card] += 1
-    refresh(state)
-
-
-def set_move_row(state: PotsmState, cards) -> None:
-    """Base game: the three face-up move cards (types)."""
-    for card in range(12):
-        state.move_deck += [card] * state.move_row[card]
-        state.move_row[card] = 0
-    for card in cards:
-        state.move_deck.remove(card)
-        state.move_row[card] += 1
-    refresh(state)
-
-
-def set_hand(state: PotsmState, seat: int, cards) -> None:
-    """Hand variant: ``seat``'s hand (types), swapping cards with the move deck."""
-    hand = state.hands[seat]
-    for card in range(12):
-        state.move_deck += [card] * hand[card]
-        hand[card] = 0
-    for card in cards:
-        state.move_deck.remove(card)
-        hand[card] += 1
-    refresh(state)
 
 
 def set_owners(state: PotsmState, owners: dict[int, int]) -> None:
@@ -140,18 +83,6 @@ def set_owners(state: PotsmState, owners: dict[int, int]) -> None:
                 new[j] = short[0]
     state.pirate_owner = new
     refresh(state)
-
-
-def to_act(state: PotsmState, seat: int) -> None:
-    state.current_seat = seat
-    refresh(state)
-
-
-def play(state: PotsmState, action: int) -> None:
-    state.check_invariants()
-    assert action in state.legal_actions(), f"{action} ({state.game.action_to_string(action)}) not legal"
-    state.apply_action(action)
-    state.check_invariants()
 
 
 def base_state(n: int = 4, seed: int = 0, row=(QUIET,), deck_size=None, moves=None, **options) -> PotsmState:

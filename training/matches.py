@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from math import sqrt
 from typing import Any
 
 import numpy as np
 
 from pirate_envs.core.gym_env import make_gym
 from pirate_envs.core.policy import Policy
-
-Z_95 = 1.959963984540054
+from training.stats import wilson_interval
 
 
 @dataclass
@@ -44,16 +42,9 @@ class MatchResult:
     def mean_return(self) -> float:
         return self.total_return / self.games if self.games else 0.0
 
-    def wilson_interval(self, z: float = Z_95) -> tuple[float, float]:
+    def wilson_interval(self) -> tuple[float, float]:
         """95% Wilson score interval of the win rate."""
-        n = self.games
-        if n == 0:
-            return 0.0, 1.0
-        p = self.wins / n
-        denom = 1.0 + z * z / n
-        centre = (p + z * z / (2 * n)) / denom
-        half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return wilson_interval(self.wins, self.games)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
