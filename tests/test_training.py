@@ -354,3 +354,19 @@ def test_shipped_checkpoint_beats_heuristic(env_id):
     versus = json.loads((shipped(env_id) / "eval.json").read_text())["vs"]["heuristic"]
     k = sides(env_id)
     assert versus["games"] >= 1000 and versus["win_rate"] >= 1 / k + 0.1
+
+
+def test_atomic_save_keeps_the_old_file_when_saving_crashes(tmp_path):
+    from training.checkpoints import atomic_save_model
+
+    class CrashingModel:
+        def save(self, handle):
+            handle.write(b"half a zip")
+            raise RuntimeError("disk full")
+
+    target = tmp_path / "best_model.zip"
+    target.write_bytes(b"the previous good model")
+    with pytest.raises(RuntimeError, match="disk full"):
+        atomic_save_model(CrashingModel(), target)
+    assert target.read_bytes() == b"the previous good model"
+    assert list(tmp_path.iterdir()) == [target]

@@ -21,8 +21,10 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 CHECKPOINT_DIR = "checkpoints"
 POOL_DIR = "pool"
@@ -36,13 +38,16 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+@contextmanager
+def _atomic_file(path: Path, suffix: str = ".tmp") -> Iterator[IO[bytes]]:
+    """A binary handle on a temporary file next to ``path``; on success it is synced and moved over
+    ``path`` with ``os.replace``, on any error it is removed and ``path`` is left as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=suffix)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        with os.fdopen(fd, "w+b") as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, _file_mode())
@@ -50,6 +55,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    with _atomic_file(path) as handle:
+        handle.write(data)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -62,19 +72,8 @@ def atomic_write_json(path: Path, data: Any) -> None:
 
 def atomic_save_model(model: Any, path: Path) -> None:
     """``model.save`` into a temporary file next to ``path``, then ``os.replace`` it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".zip.tmp")
-    try:
-        with os.fdopen(fd, "w+b") as handle:
-            model.save(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, _file_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with _atomic_file(path, suffix=".zip.tmp") as handle:
+        model.save(handle)
 
 
 def step_name(timesteps: int) -> str:

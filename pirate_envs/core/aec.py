@@ -19,11 +19,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from pirate_envs.core.errors import InvalidOptionError
+from pirate_envs.core.env_options import RENDER_MODES, check_illegal_action, check_render_mode, render_text
 from pirate_envs.core.game import Game, State
-
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
-RENDER_MODES = ("ansi", "human")
 
 
 def agent_name(seat: int) -> str:
@@ -42,10 +39,7 @@ class PirateAECEnv(AECEnv, EzPickle):
     def __init__(self, game_cls: type[Game], render_mode: str | None = None, **options: Any) -> None:
         EzPickle.__init__(self, game_cls, render_mode, **options)
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise InvalidOptionError(
-                f"{game_cls.game_id}: render_mode must be one of {RENDER_MODES} or None; got {render_mode!r}"
-            )
+        check_render_mode(game_cls.game_id, render_mode)
         self.game = game_cls(**options)
         self.metadata = {**self.metadata, "name": game_cls.game_id}
         self.render_mode = render_mode
@@ -137,13 +131,8 @@ class PirateAECEnv(AECEnv, EzPickle):
 
     # --- display -------------------------------------------------------------------------------
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.state.render(None) if self.state is not None else "(call reset() first)"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        """The public table (no seat's secrets): every agent of this env may be looking."""
+        return render_text(self.state, None, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -157,8 +146,7 @@ def wrap_aec(env: PirateAECEnv, illegal_action: str = "raise") -> AECEnv:
     ``illegal_action="terminate"``: PettingZoo's ``TerminateIllegalWrapper`` (offender gets -1,
     the game ends for everyone).
     """
-    if illegal_action not in ILLEGAL_ACTION_MODES:
-        raise InvalidOptionError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}; got {illegal_action!r}")
+    check_illegal_action(env.game.game_id, illegal_action)
     wrapped: AECEnv = env
     if illegal_action == "terminate":
         wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)

@@ -40,15 +40,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from pirate_envs.core.env_options import RENDER_MODES, check_illegal_action, check_render_mode, render_text
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.policy import Policy, RandomPolicy, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
 
 SEAT_CHOICES = "an int seat index or 'random'"
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
 ILLEGAL_ACTION_REWARD = -1.0
-RENDER_MODES = ("ansi", "human")
 # A game that ends before the learner's first decision is replaced by a new one; this bounds it.
 MAX_GAMES_WITHOUT_LEARNER_TURN = 100
 
@@ -124,14 +123,8 @@ class PirateGymEnv(gymnasium.Env):
         super().__init__()
         if env_id not in ENV_IDS:
             raise InvalidOptionError(f"unknown env id {env_id!r}; registered env ids: {', '.join(ENV_IDS)}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise InvalidOptionError(
-                f"{env_id}: render_mode must be one of {RENDER_MODES} or None; got {render_mode!r}"
-            )
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise InvalidOptionError(
-                f"{env_id}: illegal_action must be one of {ILLEGAL_ACTION_MODES}; got {illegal_action!r}"
-            )
+        check_render_mode(env_id, render_mode)
+        check_illegal_action(env_id, illegal_action)
         self.env_id = env_id
         self.game: Game = game_class(env_id)(**options)
         self.num_players = self.game.num_players
@@ -324,13 +317,8 @@ class PirateGymEnv(gymnasium.Env):
 
     # --- display -------------------------------------------------------------------------------
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.state.render(self.seat) if self.state is not None else "(call reset() first)"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        """The learner seat's view (its own secrets included, nobody else's)."""
+        return render_text(self.state, self.seat, self.render_mode)
 
     def close(self) -> None:
         pass
