@@ -139,6 +139,28 @@ def test_no_leak_through_resample_hidden(case):
     assert changed / probes > 0.3, f"resample_hidden changed the hidden state in only {changed}/{probes} probes"
 
 
+def test_resample_hidden_depends_only_on_what_the_seat_saw(case):
+    """Two states the seat cannot tell apart give the same determinisation for the same seed.
+
+    A search bot (IS-MCTS) may read the real state only through ``resample_hidden``; if the
+    redraw depended on the real hidden cards (e.g. shuffling the real deck in place), the bot's
+    choices would too. So the redraw must be a function of the seat's information and the seed.
+    """
+    game = make_game(case)
+    n = game.num_players
+    probes = 0
+    for g in range(2):
+        states = [s for s, _ in random_trajectory(game, seed=3000 + g, action_seed=g)]
+        for k, state in enumerate(states[:: max(1, len(states) // 6)]):
+            for seat in range(n):
+                twin = state.resample_hidden(seat, 7_000 + k)  # same information set, other hidden cards
+                a = state.resample_hidden(seat, 99).to_dict()
+                b = twin.resample_hidden(seat, 99).to_dict()
+                assert a == b, f"resample_hidden(seat {seat}) depends on hidden cards the seat never saw"
+                probes += 1
+    assert probes > 0
+
+
 def test_resample_hidden_is_seeded(case):
     game = make_game(case)
     state = game.new_initial_state(5)

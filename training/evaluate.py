@@ -139,7 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_game_arguments(parser)
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--policies", nargs="+", metavar="SPEC", help="random | heuristic | PATH.zip, 1 or more")
+    mode.add_argument(
+        "--policies",
+        nargs="+",
+        metavar="SPEC",
+        help="random | heuristic | ismcts[:iterations=N,rollout=heuristic,...] | PATH.zip, 1 or more",
+    )
     mode.add_argument("--checkpoint", metavar="PATH", help="evaluate this checkpoint against each --vs kind")
     parser.add_argument("--vs", nargs="+", default=["random", "heuristic"], metavar="SPEC", help="opponent kinds")
     parser.add_argument("--games", type=int, default=1000, help="games per tournament (default 1000)")

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from pirate_envs.core.errors import IllegalActionError
+from pirate_envs.core.policy import choose_action as bot_action
 from training.inputs import EXIT_USAGE, InputError, add_game_arguments, load_policy, make_game, parse_options
 from training.stats import winners_of
 
@@ -129,7 +130,7 @@ def play_game(
             who = "You"
         else:
             label, bot = bots[current]
-            action = int(bot.act(state.observation(current), state.legal_action_mask(), rng))
+            action = bot_action(bot, state, current, rng)
             who = f"{seat_name(current)} ({label})"
         try:
             state.apply_action(action)
@@ -177,7 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["heuristic"],
         metavar="SPEC",
-        help="random | heuristic | PATH.zip: one for all other seats, or one per other seat (default heuristic)",
+        help=(
+            "random | heuristic | ismcts[:k=v,...] | PATH.zip: one for all other seats, "
+            "or one per other seat (default heuristic)"
+        ),
     )
     return parser
 

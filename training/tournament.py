@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from pirate_envs.core.errors import IllegalActionError
+from pirate_envs.core.policy import choose_action
 from training.inputs import InputError, load_policy, make_game, policy_label
 from training.stats import openskill_ratings, placements, wilson_interval, winners_of
 
@@ -77,7 +78,7 @@ def play_seated_game(
     while not state.is_terminal():
         seat = state.current_player()
         policy = policies[seats[seat]]
-        action = policy.act(state.observation(seat), state.legal_action_mask(), rngs[seat])
+        action = choose_action(policy, state, seat, rngs[seat])
         try:
             state.apply_action(int(action))
         except IllegalActionError as exc:

@@ -43,7 +43,7 @@ from gymnasium import spaces
 from pirate_envs.core.env_options import RENDER_MODES, check_illegal_action, check_render_mode, render_text
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
-from pirate_envs.core.policy import Policy, RandomPolicy, resolve_policy
+from pirate_envs.core.policy import Policy, RandomPolicy, choose_action, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
 
 SEAT_CHOICES = "an int seat index or 'random'"
@@ -284,7 +284,7 @@ class PirateGymEnv(gymnasium.Env):
                 legal = state.legal_actions()
                 action = legal[rng.integers(len(legal))]
             else:
-                action = policy.act(state.observation(seat), state.legal_action_mask(), rng)
+                action = choose_action(policy, state, seat, rng)
             try:
                 state.apply_action(action)
             except IllegalActionError as err:

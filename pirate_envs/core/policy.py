@@ -45,14 +45,35 @@ class CallablePolicy:
         return int(self.fn(observation, action_mask, rng))
 
 
-POLICY_KINDS = ("random", "heuristic", "a checkpoint path (.zip)", "a Policy object", "a callable")
+POLICY_KINDS = (
+    "random",
+    "heuristic",
+    "ismcts[:iterations=N,rollout=random|heuristic,exploration=C,time_budget=S]",
+    "a checkpoint path (.zip)",
+    "a Policy object",
+    "a callable",
+)
+
+
+def choose_action(policy: Policy, state, seat: int, rng: np.random.Generator) -> int:
+    """The action ``policy`` picks for ``seat`` at the engine ``state``.
+
+    Search bots (``needs_state = True``, e.g. the IS-MCTS bot) receive the state itself, which
+    they may only use through ``resample_hidden(seat, ...)``; every other policy gets the seat's
+    observation and mask.
+    """
+    mask = state.legal_action_mask()
+    if getattr(policy, "needs_state", False):
+        return int(policy.act_state(state, seat, mask, rng))
+    return int(policy.act(state.observation(seat), mask, rng))
 
 
 def resolve_policy(spec, env_id: str, num_players: int | None = None, **options) -> Policy:
     """Turn an opponent/player spec into a :class:`Policy` for ``env_id``.
 
-    ``spec`` is ``"random"``, ``"heuristic"``, a path to a MaskablePPO checkpoint (``.zip``),
-    an object with ``act``, or a callable ``f(observation, action_mask, rng)``.
+    ``spec`` is ``"random"``, ``"heuristic"``, ``"ismcts"`` (optionally with parameters, see
+    :func:`pirate_envs.core.ismcts.parse_ismcts_spec`), a path to a MaskablePPO checkpoint
+    (``.zip``), an object with ``act``, or a callable ``f(observation, action_mask, rng)``.
     """
     from pathlib import Path
 
@@ -63,6 +84,15 @@ def resolve_policy(spec, env_id: str, num_players: int | None = None, **options)
             return RandomPolicy()
         if spec == "heuristic":
             return make_heuristic(env_id, num_players, **options)
+        if spec == "ismcts" or spec.startswith("ismcts:"):
+            from pirate_envs.core.ismcts import parse_ismcts_spec
+            from pirate_envs.core.registry import game_class
+
+            return parse_ismcts_spec(spec, game_class(env_id)(num_players=num_players, **options))
+        if Path(spec).is_dir():  # an RLlib checkpoint (needs the rllib extra); SB3 ones are .zip files
+            from pirate_envs.core.interop import rllib_checkpoint_policy
+
+            return rllib_checkpoint_policy(spec)
         if spec.endswith(".zip") or Path(spec).exists():
             from pirate_envs.core.checkpoint_policy import CheckpointPolicy
 

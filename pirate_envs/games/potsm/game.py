@@ -738,14 +738,17 @@ class PotsmState(State):
         for card in pool[size:]:
             self.blind_fame_cards[card] += 1
         # The move cards: the deck order (base), or the unseen cards split among other hands and the deck.
+        # Every pool is put in a canonical (sorted) order before shuffling, so the redraw depends only
+        # on what ``seat`` saw and on ``rng``, never on the real hidden order (a search bot relies on it).
         if self.game.move_cards_in_hand:
-            unseen = list(self.move_deck)
+            unseen = sorted(self.move_deck)
             others = [t for t in range(self.game.num_players) if t != seat]
             sizes = {}
             for other in others:
                 hand = self.hands[other]
                 sizes[other] = sum(hand)
                 unseen += [card for card in range(NUM_MOVE_TYPES) for _ in range(hand[card])]
+            unseen.sort()
             rng.shuffle(unseen)
             for other in others:
                 hand = [0] * NUM_MOVE_TYPES
@@ -754,6 +757,7 @@ class PotsmState(State):
                 self.hands[other] = hand
             self.move_deck = unseen
         else:
+            self.move_deck.sort()
             rng.shuffle(self.move_deck)
 
     def _resample_pirates(self, seat: int, rng: Rng) -> None:
@@ -768,7 +772,7 @@ class PotsmState(State):
         unknown = [j for j in range(9) if not self.revealed[j] and owner[j] != seat]
         if not unknown:
             return
-        slots = [owner[j] for j in unknown]  # the same seats and unused slots, to be refilled
+        slots = sorted(owner[j] for j in unknown)  # the same seats and unused slots, to be refilled
         not_owner = self.not_owner
 
         def fits(pirates: list[int]) -> bool:
