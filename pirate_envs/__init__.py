@@ -13,6 +13,7 @@ opponent pool and ``CheckpointPolicy`` (needs the ``train`` extra) plays a train
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import TERMINAL
 from pirate_envs.core.gym_env import gym_id, make_gym, register_gym_envs
+from pirate_envs.core.interop import register_pettingzoo_envs
 from pirate_envs.core.policy import Policy, RandomPolicy
 from pirate_envs.core.registry import ENV_IDS, game_class, make, make_heuristic
 from pirate_envs.core.selfplay import SelfPlayPool
@@ -20,6 +21,7 @@ from pirate_envs.core.selfplay import SelfPlayPool
 __version__ = "0.1.0"
 
 register_gym_envs()
+register_pettingzoo_envs()  # pettingzoo.make("aec", "pirate_envs/potsm_v0"), where PettingZoo has a registry
 
 
 def __getattr__(name: str):

@@ -314,7 +314,7 @@ def summarize(tournament: Tournament, records: list[dict]) -> dict:
         "games": len(records),
         "seed": tournament.seed,
         "policies": list(labels),
-        "fair_win_rate": 1.0 / n,
+        "fair_win_rate": 1.0 / tournament.game.num_sides,
         "truncated_games": sum(r["truncated"] for r in records),
         "balanced": all(len(set(counts)) == 1 for counts in seat_counts if sum(counts)),
         "standings": standings,

@@ -125,9 +125,16 @@ class PirateAECEnv(AECEnv, EzPickle):
             self.terminations = dict.fromkeys(self.agents, True)
             for seat, value in enumerate(state.returns()):
                 self.rewards[agent_name(seat)] = float(value)
-        winners = [agent_name(seat) for seat in state.winners()]
+        # Fixed shapes only (every game ends with the same keys and lengths): replay buffers such as
+        # Tianshou's store infos as arrays. ``won`` is this agent's own result (several in team games).
+        won = set(state.winners())
+        truncated = state.is_truncated()
+        extra = {}
+        final_info = getattr(state, "final_info", None)  # optional per-game end-of-game facts
+        if final_info is not None and not truncated:
+            extra = final_info()
         for agent in self.possible_agents:
-            self.infos[agent] = {"scores": scores, "winners": winners, "truncated": state.is_truncated()}
+            self.infos[agent] = {"scores": scores, "won": self._seat[agent] in won, "truncated": truncated, **extra}
 
     # --- display -------------------------------------------------------------------------------
     def render(self) -> str | None:

@@ -57,6 +57,9 @@ class Game:
     # Bounds of every observation entry (used for the Box spaces of the adapters).
     observation_low: ClassVar[float] = 0.0
     observation_high: ClassVar[float] = 1.0e4
+    # True when a finished (not truncated) game can have no winner, e.g. a team game whose
+    # winning side was wiped out; otherwise ``winners()`` is never empty at a natural end.
+    may_end_without_winner: ClassVar[bool] = False
 
     num_actions: int
     observation_size: int
@@ -80,6 +83,14 @@ class Game:
     def _setup(self) -> None:
         """Compute ``num_actions``, ``observation_size`` and any per-game lookup tables."""
         raise NotImplementedError
+
+    @property
+    def num_sides(self) -> int:
+        """How many sides can win: the player count, or the number of teams in a team game.
+
+        A seat's fair win rate is ``1 / num_sides``; tournaments and checkpoint targets use it.
+        """
+        return self.num_players
 
     @property
     def observation_shape(self) -> tuple[int]:

@@ -15,6 +15,9 @@ from pirate_envs.core.errors import InvalidOptionError
 # env id -> public module (which exposes env, raw_env, Game, HeuristicPolicy)
 _MODULES: dict[str, str] = {
     "potsm_v0": "pirate_envs.potsm_v0",
+    "dead_mans_draw_v0": "pirate_envs.dead_mans_draw_v0",
+    "madame_ching_v0": "pirate_envs.madame_ching_v0",
+    "tortuga_v0": "pirate_envs.tortuga_v0",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)

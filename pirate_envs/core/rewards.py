@@ -17,3 +17,9 @@ def score_margin_returns(scores: Sequence[float], scale: float) -> list[float]:
         best_other = max(s for t, s in enumerate(scores) if t != seat)
         out.append((own - best_other) / scale)
     return out
+
+
+def team_win_loss_returns(winners: Sequence[int], num_players: int) -> list[float]:
+    """+1 to every seat in ``winners`` (a team, possibly empty), -1 to every other seat."""
+    won = set(winners)
+    return [1.0 if seat in won else -1.0 for seat in range(num_players)]

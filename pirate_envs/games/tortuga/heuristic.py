@@ -1,0 +1,237 @@
+"""A rule-of-thumb Tortuga 1667 bot that reads only its own observation and action mask.
+
+It estimates for every other seat the chance of sharing its nation (known nations from the
+observation; otherwise the public composition, nudged by how that seat voted on this seat's votes
+and against it, and by steals from it), then: sails towards the galleon, attacks as Captain, steals
+from the galleon or from the richest likely enemy as Sailor, disputes the richest likely enemy as
+Governor, mutinies against likely-enemy Captains as First Mate, votes for outcomes that move
+treasure towards likely friends (Wild when allowed, declared the same way), keeps loot and maps or
+hands them to known friends, and draws events unless the Armada may be near while its nation trails.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pirate_envs.core.policy import legal_indices
+from pirate_envs.games.tortuga import actions as act
+from pirate_envs.games.tortuga.board import (
+    ARMADA_PACKET,
+    DISTANCE,
+    GAL,
+    GOVERNOR,
+    NATION_TABLE,
+    SAILOR,
+    SHIP_NODE,
+    TOR,
+    V_ATTACK,
+    V_MUTINY,
+)
+from pirate_envs.games.tortuga.observation import PLAYER_BLOCK, field_slices
+
+(MOVE, ACTION, VOTE, DECLARE, LOOT, DRAW, MAP_RECIPIENT, EXTRA_MOVE) = range(8)
+(CURRENT_TARGET, CURRENT_DEST, MUTINY_SHIP, BRAWL_TARGET, SPY_TARGET, MAP_GIVE) = range(8, 14)
+
+
+class HeuristicPolicy:
+    """Heuristic bot for ``tortuga_v0`` (any player count and options)."""
+
+    name = "heuristic"
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.n = game.num_players
+        self.ix = game.idx
+        self.sl = field_slices(self.n)
+        self.armada_zone = ARMADA_PACKET[game.options["armada_depth"]]
+        self.composition = NATION_TABLE[self.n]
+
+    # --- reading the observation -------------------------------------------------------------------
+    def _read(self, obs: np.ndarray) -> dict:
+        n = self.n
+        players = obs[self.sl["players"]].reshape(n, PLAYER_BLOCK)
+        pos = players[:, 0:8].argmax(axis=1)
+        role = players[:, 8:16].argmax(axis=1)
+        known = players[:, 17:21]
+        nations = [int(np.argmax(known[k, 1:])) if known[k, 0] == 0 else -1 for k in range(n)]
+        vs = obs[self.sl["vote_stats"]]
+        yes_by = vs[: n * n].reshape(n, n)
+        yes_vs = vs[n * n : 2 * n * n].reshape(n, n)
+        initiated = vs[2 * n * n : 2 * n * n + n]
+        mine = nations[0]
+        unknown = [k for k in range(1, n) if nations[k] < 0]
+        left = self.composition[mine] - sum(1 for k in range(n) if nations[k] == mine)
+        prior = left / len(unknown) if unknown else 0.0
+        friend = []
+        for k in range(n):
+            if k == 0:
+                friend.append(1.0)
+            elif nations[k] >= 0:
+                friend.append(1.0 if nations[k] == mine else 0.0)
+            elif prior <= 0.0 or prior >= 1.0:
+                friend.append(prior)
+            else:
+                logit = math.log(prior / (1 - prior))
+                logit += 0.5 * (2 * yes_by[k, 0] - initiated[0]) - 0.7 * yes_vs[k, 0]
+                logit += 0.8 * min(0.0, float(players[k, 23]))  # k stole from me
+                friend.append(1 / (1 + math.exp(-logit)))
+        counts = obs[self.sl["counts"]]
+        return {
+            "pos": pos,
+            "role": role,
+            "friend": friend,
+            "wealth": players[:, 21] + players[:, 23] + 2 * players[:, 24] + players[:, 25],
+            "galleon": counts[0],
+            "deck": counts[2],
+            "own_hoard": obs[self.sl["own"].start],
+            "phase": int(np.argmax(obs[:14])),
+        }
+
+    # --- policy ----------------------------------------------------------------------------------------
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = legal_indices(action_mask)
+        if legal.size == 1:
+            return int(legal[0])
+        info = self._read(observation)
+        phase = info["phase"]
+        choice = None
+        if phase in (MOVE, EXTRA_MOVE):
+            choice = self._move(info, set(legal.tolist()))
+        elif phase == ACTION:
+            choice = self._action(info, set(legal.tolist()))
+        elif phase in (VOTE, DECLARE):
+            choice = self._vote(observation, info, set(legal.tolist()), phase)
+        elif phase in (LOOT, MAP_RECIPIENT, MAP_GIVE):
+            choice = self._give(info, legal, phase)
+        elif phase == DRAW:
+            choice = self._draw(info)
+        elif phase in (CURRENT_TARGET, BRAWL_TARGET, SPY_TARGET):
+            choice = self._target(info, legal, phase)
+        elif phase == CURRENT_DEST:
+            choice = max(legal.tolist(), key=lambda m: (DISTANCE[GAL][m], -m))
+        elif phase == MUTINY_SHIP:
+            choice = self._mutiny_ship(info, legal)
+        if choice is None or not action_mask[choice]:
+            choice = int(legal[rng.integers(legal.size)])
+        return int(choice)
+
+    def _move(self, info: dict, legal: set) -> int:
+        role = int(info["role"][0])
+        here = int(info["pos"][0])
+        if role == GOVERNOR:
+            goal = TOR
+        elif 3 <= role <= 5:  # First Mate: stay by a likely-enemy Captain's ship, else go to the galleon
+            ship_here = SHIP_NODE.index(here) if here in SHIP_NODE else -1
+            goal = GAL
+            for k in range(1, self.n):
+                if int(info["role"][k]) <= 2 and info["friend"][k] < 0.5:
+                    goal = SHIP_NODE[int(info["role"][k])]
+                    if ship_here == int(info["role"][k]):
+                        break
+        elif role == SAILOR and info["galleon"] < 1:
+            goal = TOR
+        else:
+            goal = GAL
+        return min(legal, key=lambda m: (DISTANCE[m][goal], m != here))
+
+    def _richest_enemy(self, info: dict, candidates: list[int]) -> int | None:
+        best, best_key = None, None
+        for k in candidates:
+            enemy = 1 - info["friend"][k]
+            if enemy < 0.5:
+                continue
+            key = (enemy * (1 + info["wealth"][k]), -k)
+            if best_key is None or key > best_key:
+                best, best_key = k, key
+        return best
+
+    def _action(self, info: dict, legal: set) -> int:
+        ix = self.ix
+        if act.ATTACK in legal:
+            return act.ATTACK
+        if act.MUTINY in legal:
+            ship = SHIP_NODE.index(int(info["pos"][0]))
+            captain = next(k for k in range(self.n) if int(info["role"][k]) == ship)
+            if info["friend"][captain] < 0.5:
+                return act.MUTINY
+        if act.STEAL_GALLEON in legal:
+            return act.STEAL_GALLEON
+        steals = [a - ix.steal for a in legal if ix.steal <= a < ix.steal + self.n]
+        if steals:
+            target = self._richest_enemy(info, steals)
+            if target is not None:
+                return ix.steal + target
+        disputes = [a - ix.dispute for a in legal if ix.dispute <= a < ix.dispute + self.n]
+        if disputes:
+            target = self._richest_enemy(info, disputes)
+            if target is not None:
+                return ix.dispute + target
+        return act.PASS
+
+    def _want(self, obs: np.ndarray, info: dict) -> bool:
+        """Does the vote in progress (current_vote) help my nation if it passes?"""
+        n = self.n
+        cv = obs[self.sl["current_vote"]]
+        kind = int(np.argmax(cv[:4]))
+        initiator = int(np.argmax(cv[4 : 4 + n]))
+        target_vec = cv[4 + n : 4 + 2 * n]
+        target = int(np.argmax(target_vec)) if target_vec.any() else -1
+        friend = info["friend"]
+        if kind == V_ATTACK:
+            participants = [k for k in range(n) if cv[4 + 2 * n + k]]
+            return friend[initiator] >= 0.5 or (0 in participants and friend[initiator] >= 0.34)
+        if kind == V_MUTINY:
+            return friend[target] < 0.5 and target != 0
+        return friend[initiator] - friend[target] > 0 if target >= 0 else friend[initiator] >= 0.5
+
+    def _vote(self, obs: np.ndarray, info: dict, legal: set, phase: int) -> int:
+        want = self._want(obs, info)
+        if phase == DECLARE:
+            return self.ix.declare + (0 if want else 1)
+        wild = self.ix.vote + 2
+        if wild in legal:
+            return wild
+        return self.ix.vote + (0 if want else 1)
+
+    def _give(self, info: dict, legal: np.ndarray, phase: int) -> int:
+        options = [a - self.ix.select for a in legal.tolist() if a >= self.ix.select]
+        if phase == MAP_GIVE:
+            friends = [k for k in options if info["friend"][k] == 1.0]
+            return self.ix.select + friends[0] if friends else act.PASS
+        return self.ix.select + 0 if 0 in options else self.ix.select + max(options, key=lambda k: info["friend"][k])
+
+    def _leading(self, info: dict) -> bool:
+        friend = info["friend"]
+        ours = sum(f * w for f, w in zip(friend, info["wealth"], strict=True)) + info["own_hoard"] - info["wealth"][0]
+        theirs = sum((1 - f) * w for f, w in zip(friend, info["wealth"], strict=True))
+        rivals = max(1, sum(1 for c in self.composition if c > 0) - 1)
+        return ours >= theirs / rivals
+
+    def _draw(self, info: dict) -> int:
+        if info["deck"] > self.armada_zone or self._leading(info):
+            return self.ix.draw
+        return act.PASS
+
+    def _target(self, info: dict, legal: np.ndarray, phase: int) -> int:
+        options = [a - self.ix.select for a in legal.tolist()]
+        if phase == SPY_TARGET:
+            unknown = [k for k in options if 0.0 < info["friend"][k] < 1.0]
+            return self.ix.select + (unknown[0] if unknown else options[0])
+        if phase == CURRENT_TARGET:
+            on_gal = [k for k in options if int(info["pos"][k]) == GAL and info["friend"][k] < 0.5]
+            if on_gal:
+                return self.ix.select + on_gal[0]
+        target = self._richest_enemy(info, options)
+        return self.ix.select + (target if target is not None else min(options, key=lambda k: info["friend"][k]))
+
+    def _mutiny_ship(self, info: dict, legal: np.ndarray) -> int:
+        best = None
+        for a in legal.tolist():
+            ship = a - self.ix.ship
+            captain = next(k for k in range(self.n) if int(info["role"][k]) == ship)
+            score = 1 - info["friend"][captain]
+            if best is None or score > best[0]:
+                best = (score, a)
+        return best[1] if best[0] >= 0.5 else int(legal[0])

@@ -1,0 +1,215 @@
+"""What one seat sees in Tortuga 1667: the observation vector of TOR-1004, field by field.
+
+Player blocks and player one-hots are in offset order from the viewer (k = 0 is the viewer).
+Hidden information is never read except where the viewer may know it (Section 9): other
+players' nations (unless revealed, spied, or the game is over), hoards and map holdings (only the
+viewer's own and the public transfers), the unrevealed vote cards of other voters, the victim of
+a steal the viewer took no part in, and whether a ``MAP_GIVE`` decision exists for someone else.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pirate_envs.games.tortuga.board import LOG_LENGTH, NUM_CARD_TYPES, NUM_LOG_TYPES
+
+if TYPE_CHECKING:
+    from pirate_envs.games.tortuga.game import TortugaState
+
+OBSERVATION_LOW = -64.0
+OBSERVATION_HIGH = 1.0e4
+PLAYER_BLOCK = 26
+
+
+def observation_size(n: int) -> int:
+    """TOR-1004: 2n² + 71n + 508."""
+    return 2 * n * n + 71 * n + 508
+
+
+def field_slices(n: int) -> dict[str, slice]:
+    """Name -> slice of every top-level field of the observation (TOR-1004 table order)."""
+    sizes = [
+        ("phase", 14),
+        ("round", 1),
+        ("active_player", n),
+        ("start_player", n),
+        ("counts", 3),
+        ("drawn_by_type", 12),
+        ("players", PLAYER_BLOCK * n),
+        ("own", 3),
+        ("vote_stats", 2 * n * n + 2 * n),
+        ("current_vote", 9 + 8 * n),
+        ("last_vote", 7 + 7 * n),
+        ("loot", 3 + n),
+        ("event", 12 + n),
+        ("log", LOG_LENGTH * (37 + 2 * n)),
+    ]
+    out = {}
+    start = 0
+    for name, size in sizes:
+        out[name] = slice(start, start + size)
+        start += size
+    assert start == observation_size(n)
+    return out
+
+
+class ObservationEncoder:
+    """Writes the observation of one seat; offsets are computed once per player count."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.size = observation_size(n)
+        self.zeros = array("f", bytes(4 * self.size))
+        self.slices = field_slices(n)
+        s = {name: sl.start for name, sl in self.slices.items()}
+        self.o_phase = s["phase"]
+        self.o_round = s["round"]
+        self.o_active = s["active_player"]
+        self.o_start = s["start_player"]
+        self.o_counts = s["counts"]
+        self.o_drawn = s["drawn_by_type"]
+        self.o_players = s["players"]
+        self.o_own = s["own"]
+        self.o_yes_by = s["vote_stats"]
+        self.o_yes_vs = self.o_yes_by + n * n
+        self.o_initiated = self.o_yes_vs + n * n
+        self.o_targeting = self.o_initiated + n
+        cv = s["current_vote"]
+        self.cv_type, self.cv_init, self.cv_target = cv, cv + 4, cv + 4 + n
+        self.cv_part, self.cv_own = cv + 4 + 2 * n, cv + 4 + 3 * n
+        self.cv_cards, self.cv_decl = cv + 7 + 3 * n, cv + 7 + 6 * n
+        self.cv_die = cv + 7 + 8 * n
+        lv = s["last_vote"]
+        self.lv_type, self.lv_init, self.lv_target = lv, lv + 4, lv + 4 + n
+        self.lv_cards, self.lv_final = lv + 4 + 2 * n, lv + 4 + 5 * n
+        self.lv_passed, self.lv_die = lv + 4 + 7 * n, lv + 5 + 7 * n
+        self.o_loot = s["loot"]
+        self.o_event = s["event"]
+        self.o_log = s["log"]
+        self.log_entry = 37 + 2 * n
+        self.log_size = LOG_LENGTH * self.log_entry
+        self.log_cache: dict = {}
+        self.no_votes = [0] * n
+
+    def encode(self, state: TortugaState, seat: int) -> np.ndarray:
+        n = self.n
+        obs = self.zeros[:]  # array('f'): item writes are cheaper than on an ndarray; one copy at the end
+        if state.current_player() == seat:
+            obs[self.o_phase + state.phase] = 1.0
+        obs[self.o_round] = state.round
+        obs[self.o_active + (state.active - seat) % n] = 1.0
+        obs[self.o_start + (state.start - seat) % n] = 1.0
+        obs[self.o_counts] = state.galleon
+        obs[self.o_counts + 1] = state.supply
+        obs[self.o_counts + 2] = len(state.deck)
+        obs[self.o_drawn : self.o_drawn + NUM_CARD_TYPES] = array("f", state.drawn)
+        order = [(seat + k) % n for k in range(n)]
+        spied = state.spied[seat]
+        base = self.o_players
+        my_steal = state.steal_delta[seat]
+        my_maps = state.map_delta[seat]
+        for k, p in enumerate(order):
+            obs[base + state.pos[p]] = 1.0
+            obs[base + 8 + state.role[p]] = 1.0
+            obs[base + 16] = float(state.exiled[p])
+            if k == 0 or state.revealed[p] or spied[p]:
+                obs[base + 18 + state.nation[p]] = 1.0
+            else:
+                obs[base + 17] = 1.0
+            obs[base + 21] = state.pub_treasure[p]
+            obs[base + 22] = state.steals_made[p]
+            obs[base + 23] = my_steal[p]
+            obs[base + 24] = state.pub_maps[p]
+            obs[base + 25] = my_maps[p]
+            base += PLAYER_BLOCK
+        o = self.o_own
+        obs[o] = state.hoard[seat]
+        obs[o + 1] = state.maps[seat]
+        obs[o + 2] = float(state.game.options["wild_cooldown"] and state.wild_lock[seat])
+        if state.votes_initiated != self.no_votes:
+            yes_by, yes_vs = state.yes_by, state.yes_vs
+            stats = [yes_by[p][q] for p in order for q in order]
+            stats += [yes_vs[p][q] for p in order for q in order]
+            stats += [state.votes_initiated[p] for p in order]
+            stats += [state.votes_targeting[p] for p in order]
+            obs[self.o_yes_by : self.o_yes_by + len(stats)] = array("f", stats)
+        vote = state.vote
+        if vote is not None:
+            obs[self.cv_type + vote["type"]] = 1.0
+            obs[self.cv_init + (vote["initiator"] - seat) % n] = 1.0
+            if vote["target"] >= 0:
+                obs[self.cv_target + (vote["target"] - seat) % n] = 1.0
+            for p in vote["participants"]:
+                obs[self.cv_part + (p - seat) % n] = 1.0
+            own = vote["cards"][seat]
+            if own >= 0:
+                obs[self.cv_own + own] = 1.0
+            if vote["revealed"]:
+                cards, decl = vote["cards"], vote["decl"]
+                for k, p in enumerate(order):
+                    obs[self.cv_cards + 3 * k + cards[p]] = 1.0
+                    if decl[p] >= 0:
+                        obs[self.cv_decl + 2 * k + decl[p]] = 1.0
+        last = state.last_vote
+        if last is not None:
+            obs[self.lv_type + last["type"]] = 1.0
+            obs[self.lv_init + (last["initiator"] - seat) % n] = 1.0
+            if last["target"] >= 0:
+                obs[self.lv_target + (last["target"] - seat) % n] = 1.0
+            cards, final = last["cards"], last["final"]
+            for k, p in enumerate(order):
+                obs[self.lv_cards + 3 * k + cards[p]] = 1.0
+                obs[self.lv_final + 2 * k + final[p]] = 1.0
+            obs[self.lv_passed] = float(last["passed"])
+            if last["die"] >= 0:
+                obs[self.lv_die + last["die"]] = 1.0
+        loot = state.loot
+        if loot is not None:
+            o = self.o_loot
+            obs[o] = loot["left"]
+            obs[o + 1] = loot["dice"]
+            obs[o + 2] = loot["successes"]
+            assigned = loot["assigned"]
+            for k, p in enumerate(order):
+                obs[o + 3 + k] = assigned[p]
+        event = state.event
+        if event is not None:
+            obs[self.o_event + event["card"]] = 1.0
+            if event["target"] >= 0:
+                obs[self.o_event + 12 + (event["target"] - seat) % n] = 1.0
+        if state.log:
+            o = self.o_log
+            obs[o : o + self.log_size] = self._encode_log(state, seat)
+        return np.frombuffer(obs, dtype=np.float32)
+
+    def _encode_log(self, state: TortugaState, seat: int) -> array:
+        """The log field; cached per (viewer, log content) since the log changes a few times a turn."""
+        key = (seat, tuple(map(tuple, state.log)))
+        cached = self.log_cache.get(key)
+        if cached is not None:
+            return cached
+        n = self.n
+        obs = array("f", bytes(4 * self.log_size))
+        public_steal = state.game.options["public_steal"]
+        o = 0
+        for entry in reversed(state.log):
+            kind, actor, target, node, card, value, secret = entry
+            obs[o + kind] = 1.0
+            obs[o + NUM_LOG_TYPES + (actor - seat) % n] = 1.0
+            visible = secret < 0 or public_steal or seat in (actor, target)
+            if target >= 0 and visible:
+                obs[o + NUM_LOG_TYPES + n + (target - seat) % n] = 1.0
+            if node >= 0:
+                obs[o + NUM_LOG_TYPES + 2 * n + node] = 1.0
+            if card >= 0:
+                obs[o + NUM_LOG_TYPES + 2 * n + 8 + card] = 1.0
+            if visible:
+                obs[o + self.log_entry - 1] = value
+            o += self.log_entry
+        if len(self.log_cache) > 4096:
+            self.log_cache.clear()
+        self.log_cache[key] = obs
+        return obs
