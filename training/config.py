@@ -232,20 +232,19 @@ def load_config(path: str | Path, overrides: list[str] | None = None, check_file
 
 
 # --- validation -------------------------------------------------------------------------------------
-def validate_config(data: Mapping[str, Any], source: str = "config", check_files: bool = True) -> dict[str, Any]:
-    """Check ``data`` against :data:`SCHEMA` and the game; return it complete. Raises :class:`ConfigError`."""
+def check_sections(
+    data: Any, schema: Mapping[str, Mapping[str, Field]], fail: Callable[[str, str], ConfigError]
+) -> dict[str, Any]:
+    """``data`` checked section by section against ``schema`` (unknown keys, types, ranges), defaults filled in.
 
-    def fail(path: str, problem: str) -> ConfigError:
-        return ConfigError(f"{source}: {path}: {problem}")
-
+    Shared by every YAML config of the project (``training.train``, ``training.rllib_train``).
+    """
     if not isinstance(data, Mapping):
-        raise fail("(top level)", f"must be a mapping of sections ({', '.join(SCHEMA)})")
-    _reject_unknown(data, SCHEMA, "", fail)
+        raise fail("(top level)", f"must be a mapping of sections ({', '.join(schema)})")
+    _reject_unknown(data, schema, "", fail)
     config: dict[str, Any] = {}
-    for section, fields in SCHEMA.items():
-        given = data.get(section, {})
-        if given is None:
-            given = {}
+    for section, fields in schema.items():
+        given = data.get(section) or {}
         if not isinstance(given, Mapping):
             raise fail(section, f"must be a mapping with keys {', '.join(fields)}; got {given!r}")
         _reject_unknown(given, fields, f"{section}.", fail)
@@ -259,6 +258,16 @@ def validate_config(data: Mapping[str, Any], source: str = "config", check_files
             else:
                 values[name] = copy.deepcopy(field.default)
         config[section] = values
+    return config
+
+
+def validate_config(data: Mapping[str, Any], source: str = "config", check_files: bool = True) -> dict[str, Any]:
+    """Check ``data`` against :data:`SCHEMA` and the game; return it complete. Raises :class:`ConfigError`."""
+
+    def fail(path: str, problem: str) -> ConfigError:
+        return ConfigError(f"{source}: {path}: {problem}")
+
+    config = check_sections(data, SCHEMA, fail)
     _check_game(config, fail)
     _check_consistency(config, fail, check_files)
     return config

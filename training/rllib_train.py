@@ -28,7 +28,6 @@ evaluated by ``training.evaluate`` as a policy (a checkpoint directory is a poli
 from __future__ import annotations
 
 import argparse
-import copy
 import csv
 import shutil
 import socket
@@ -43,9 +42,8 @@ from training.config import (
     ConfigError,
     Field,
     _check_game,
-    _check_value,
-    _reject_unknown,
     apply_overrides,
+    check_sections,
     dump_config,
     read_yaml,
 )
@@ -138,25 +136,7 @@ def validate_rllib_config(data: Mapping[str, Any], source: str = "config") -> di
     def fail(path: str, problem: str) -> ConfigError:
         return ConfigError(f"{source}: {path}: {problem}")
 
-    if not isinstance(data, Mapping):
-        raise fail("(top level)", f"must be a mapping of sections ({', '.join(SCHEMA)})")
-    _reject_unknown(data, SCHEMA, "", fail)
-    config: dict[str, Any] = {}
-    for section, fields in SCHEMA.items():
-        given = data.get(section) or {}
-        if not isinstance(given, Mapping):
-            raise fail(section, f"must be a mapping with keys {', '.join(fields)}; got {given!r}")
-        _reject_unknown(given, fields, f"{section}.", fail)
-        values = {}
-        for name, field in fields.items():
-            path = f"{section}.{name}"
-            if name in given:
-                values[name] = _check_value(given[name], field, path, fail)
-            elif field.default is REQUIRED:
-                raise fail(path, f"is required ({field.doc}); allowed: {field.allowed()}")
-            else:
-                values[name] = copy.deepcopy(field.default)
-        config[section] = values
+    config = check_sections(data, SCHEMA, fail)
     _check_game({"env": {**config["env"], "seat": "random"}}, fail)
     ppo = config["ppo"]
     if ppo["minibatch_size"] > ppo["train_batch_size"]:

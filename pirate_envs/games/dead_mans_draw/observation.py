@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pirate_envs.core.layout import layout_size, layout_slices
 from pirate_envs.games.dead_mans_draw.actions import GAME_OVER, LOCKER_ACCEPT, MAP_PICK, MERMAID_PICK, RAKE_PICK
 from pirate_envs.games.dead_mans_draw.cards import (
     FORCED_DRAW_MAX,
@@ -68,16 +69,11 @@ def field_specs(num_players: int) -> list[tuple[str, int, str]]:
 
 
 def field_slices(num_players: int) -> dict[str, slice]:
-    out = {}
-    start = 0
-    for name, size, _ in field_specs(num_players):
-        out[name] = slice(start, start + size)
-        start += size
-    return out
+    return layout_slices(field_specs(num_players))
 
 
 def observation_size(num_players: int) -> int:
-    return sum(size for _, size, _ in field_specs(num_players))
+    return layout_size(field_specs(num_players))
 
 
 class ObservationEncoder:

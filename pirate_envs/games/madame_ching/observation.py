@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pirate_envs.core.layout import layout_slices
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import ICON, NUM_ENC_KINDS
 
@@ -49,12 +50,7 @@ def field_slices(num_players: int, num_boats: int | None = None) -> dict[str, sl
     """Observation fields by name (``num_boats`` defaults to 4 with 2 players, else the player count)."""
     if num_boats is None:
         num_boats = 4 if num_players == 2 else num_players
-    out = {}
-    start = 0
-    for name, size in field_sizes(num_players, num_boats):
-        out[name] = slice(start, start + size)
-        start += size
-    return out
+    return layout_slices(field_sizes(num_players, num_boats))
 
 
 class ObservationEncoder:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pirate_envs.core.layout import layout_size, layout_slices
 from pirate_envs.games.potsm.actions import NUM_TURN_KINDS, RECORD_ACCUSED, RECORD_ACTOR, RECORD_KIND, RECORD_SHIPS
 from pirate_envs.games.potsm.cards import NUM_ADVENTURE_TYPES, NUM_SHIPS
 
@@ -68,17 +69,12 @@ def field_specs(num_players: int) -> list[tuple[str, int, str]]:
 
 def field_slices(num_players: int) -> dict[str, slice]:
     """Field name -> slice of the observation vector, e.g. ``obs[field_slices(4)["ship_fame"]]``."""
-    out = {}
-    start = 0
-    for name, size, _ in field_specs(num_players):
-        out[name] = slice(start, start + size)
-        start += size
-    return out
+    return layout_slices(field_specs(num_players))
 
 
 def observation_size(num_players: int) -> int:
     """PSM-1010: ``265 + 85n + 2n²``."""
-    return sum(size for _, size, _ in field_specs(num_players))
+    return layout_size(field_specs(num_players))
 
 
 def turn_block_size(num_players: int) -> int:

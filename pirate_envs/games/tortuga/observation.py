@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pirate_envs.core.layout import layout_size, layout_slices
 from pirate_envs.games.tortuga.board import LOG_LENGTH, NUM_CARD_TYPES, NUM_LOG_TYPES
 
 if TYPE_CHECKING:
@@ -47,13 +48,8 @@ def field_slices(n: int) -> dict[str, slice]:
         ("event", 12 + n),
         ("log", LOG_LENGTH * (37 + 2 * n)),
     ]
-    out = {}
-    start = 0
-    for name, size in sizes:
-        out[name] = slice(start, start + size)
-        start += size
-    assert start == observation_size(n)
-    return out
+    assert layout_size(sizes) == observation_size(n)
+    return layout_slices(sizes)
 
 
 class ObservationEncoder:
