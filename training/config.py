@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,6 +230,18 @@ def load_config(path: str | Path, overrides: list[str] | None = None, check_file
     """Read, override and validate a config file; returns the complete config (defaults filled in)."""
     data = apply_overrides(read_yaml(path), overrides or [])
     return validate_config(data, source=str(path), check_files=check_files)
+
+
+def run_dir_of(config: Mapping[str, Any]) -> Path:
+    """The run directory of a validated config: ``run.dir`` with ``{env_id}`` and ``{timestamp}`` filled in."""
+    template = config["run"]["dir"]
+    try:
+        text = template.format(env_id=config["env"]["id"], timestamp=time.strftime("%Y%m%d-%H%M%S"))
+    except (KeyError, IndexError, ValueError) as err:
+        raise ConfigError(
+            f"run.dir: {template!r} has an unknown placeholder ({err}); allowed: {{env_id}}, {{timestamp}}"
+        ) from None
+    return Path(text)
 
 
 # --- validation -------------------------------------------------------------------------------------

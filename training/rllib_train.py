@@ -46,6 +46,7 @@ from training.config import (
     check_sections,
     dump_config,
     read_yaml,
+    run_dir_of,
 )
 
 EXIT_USAGE = 2
@@ -198,14 +199,7 @@ def check_address(address: str | None, timeout: float = 5.0) -> None:
 
 
 def resolve_run_dir(config: dict[str, Any]) -> Path:
-    template = config["run"]["dir"]
-    try:
-        text = template.format(env_id=config["env"]["id"], timestamp=time.strftime("%Y%m%d-%H%M%S"))
-    except (KeyError, IndexError, ValueError) as err:
-        raise ConfigError(
-            f"run.dir: {template!r} has an unknown placeholder ({err}); allowed: {{env_id}}, {{timestamp}}"
-        ) from None
-    run_dir = Path(text)
+    run_dir = run_dir_of(config)
     if (run_dir / "final").exists() or (run_dir / "checkpoints").exists():
         raise ConfigError(
             f"run.dir: {str(run_dir)!r} already holds a run; choose another run.dir (e.g. with {{timestamp}})"

@@ -24,21 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from training.checkpoints import atomic_write_text, latest_checkpoint
-from training.config import ConfigError, dump_config, load_config
+from training.config import ConfigError, dump_config, load_config, run_dir_of
 
 TB_LOG_NAME = "MaskablePPO"
-
-
-# --- run directory --------------------------------------------------------------------------------
-def resolve_run_dir(config: dict[str, Any]) -> Path:
-    template = config["run"]["dir"]
-    try:
-        text = template.format(env_id=config["env"]["id"], timestamp=time.strftime("%Y%m%d-%H%M%S"))
-    except (KeyError, IndexError, ValueError) as err:
-        raise ConfigError(
-            f"run.dir: {template!r} has an unknown placeholder ({err}); allowed: {{env_id}}, {{timestamp}}"
-        ) from None
-    return Path(text)
 
 
 def prepare_run(
@@ -49,7 +37,7 @@ def prepare_run(
         if config_path is None:
             raise ConfigError("a CONFIG.yaml is required unless --resume RUN_DIR is given")
         config = load_config(config_path, overrides)
-        run_dir = resolve_run_dir(config)
+        run_dir = run_dir_of(config)
         if latest_checkpoint(run_dir) is not None:
             raise ConfigError(
                 f"run.dir: {str(run_dir)!r} already holds a run; continue it with --resume {run_dir} "

@@ -331,8 +331,8 @@ class DmdState(State):
         self.decider = self.active
         return self._place(self._draw(), True)
 
-    def _end_turn(self) -> None:
-        """DMD-401 step 4; DMD-523: an empty draw pile ends the game."""
+    def _record_finished_turn(self) -> None:
+        """Count the active player's turn and make it the public "last turn" (DMD-1084)."""
         a = self.active
         self.turns_taken[a] += 1
         if self.turn_busted:
@@ -342,6 +342,11 @@ class DmdState(State):
         self.last_turn_busted = self.turn_busted
         self.turn_cards = []
         self.turn_busted = False
+
+    def _end_turn(self) -> None:
+        """DMD-401 step 4; DMD-523: an empty draw pile ends the game."""
+        a = self.active
+        self._record_finished_turn()
         self.row = []
         self.hook_protected = []
         self.tasks = []
@@ -752,15 +757,7 @@ class DmdState(State):
             held = {c for coll in self.collections for stack in coll for c in stack}
             held.update(self.removed)
             self.discard.extend(e for e in self.row + self.offer if e != MARKER and e not in held)
-            a = self.active
-            self.turns_taken[a] += 1
-            if self.turn_busted:
-                self.busts[a] += 1
-            self.last_turn_player = a
-            self.last_turn_cards = self.turn_cards
-            self.last_turn_busted = self.turn_busted
-            self.turn_cards = []
-            self.turn_busted = False
+            self._record_finished_turn()
         self.row = []
         self.offer = []
         self.tasks = []
