@@ -179,6 +179,13 @@ def test_resample_hidden_is_seeded(case):
         state.resample_hidden(game.num_players, 1)
 
 
+def test_observation_of_a_seat_that_does_not_exist_is_rejected(case):
+    state = make_game(case).new_initial_state(5)
+    for seat in (-1, state.num_players):
+        with pytest.raises(ValueError, match="seat must be in"):
+            state.observation(seat)
+
+
 # --- determinism and serialisation ------------------------------------------------------------------
 
 

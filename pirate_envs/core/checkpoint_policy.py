@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pirate_envs.core.policy import legal_indices
+from pirate_envs.core.policy import check_spaces, legal_indices
 
 _CACHE_SIZE = 64
 _network_cache: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
@@ -56,13 +56,11 @@ class NetworkPolicy:
 
     def check_compatible(self, observation_shape: tuple[int, ...], num_actions: int, where: str = "") -> None:
         """Raise :class:`CheckpointError` when this network was trained for other spaces."""
-        if tuple(observation_shape) != self.observation_shape or int(num_actions) != self.num_actions:
-            place = f" for {where}" if where else ""
-            raise CheckpointError(
-                f"{self.name} was trained on observations of shape {self.observation_shape} with "
-                f"{self.num_actions} actions; it cannot play{place}, which has observations of shape "
-                f"{tuple(observation_shape)} and {num_actions} actions (another game, player count or variant)"
-            )
+        problem = check_spaces(
+            self.name, (self.observation_shape, self.num_actions), (observation_shape, num_actions), where
+        )
+        if problem:
+            raise CheckpointError(problem)
 
     def action_logits(self, observations: np.ndarray) -> np.ndarray:
         """Unmasked action logits, shape (batch, num_actions), for a batch of observations."""

@@ -271,14 +271,18 @@ class State:
         The copy's own RNG is reseeded too, so future chance (reshuffles, dice) is not
         the real game's either.
         """
-        if not 0 <= seat < self.game.num_players:
-            raise ValueError(f"seat must be in [0, {self.game.num_players}), got {seat}")
+        self.check_seat(seat)
         source = as_rng(rng)
         new = self.clone()
         new.rng = Rng(source.next_u64())
         new._legal = None
         new._resample_hidden(seat, source)
         return new
+
+    def check_seat(self, seat: int) -> None:
+        """Raise ``ValueError`` unless ``seat`` is a seat of this game (for per-seat queries)."""
+        if not 0 <= seat < self.game.num_players:
+            raise ValueError(f"seat must be in [0, {self.game.num_players}), got {seat}")
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -29,7 +29,7 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 
-from pirate_envs.core.policy import legal_indices
+from pirate_envs.core.policy import check_spaces, legal_indices
 
 OBSERVATION_KEY = "observation"
 MASK_KEY = "action_mask"
@@ -174,13 +174,14 @@ class RLlibCheckpointPolicy:
         self.num_actions = int(self.module.action_space.n)
 
     def check_compatible(self, observation_shape: tuple[int, ...], num_actions: int, where: str = "") -> None:
-        if tuple(observation_shape) != self.observation_shape or int(num_actions) != self.num_actions:
-            place = f" for {where}" if where else ""
-            raise ValueError(
-                f"RLlib checkpoint {self.path} was trained on observations of shape {self.observation_shape} with "
-                f"{self.num_actions} actions; it cannot play{place} (observations {tuple(observation_shape)}, "
-                f"{num_actions} actions)"
-            )
+        problem = check_spaces(
+            f"RLlib checkpoint {self.path}",
+            (self.observation_shape, self.num_actions),
+            (observation_shape, num_actions),
+            where,
+        )
+        if problem:
+            raise ValueError(problem)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         legal = legal_indices(action_mask)

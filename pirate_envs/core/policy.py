@@ -55,6 +55,21 @@ POLICY_KINDS = (
 )
 
 
+def check_spaces(
+    name: str, trained: tuple[tuple[int, ...], int], wanted: tuple[tuple[int, ...], int], where: str = ""
+) -> str | None:
+    """Why a network trained on ``trained`` (observation shape, actions) cannot play ``wanted``; None if it can."""
+    (shape, actions), (want_shape, want_actions) = trained, wanted
+    if tuple(want_shape) == tuple(shape) and int(want_actions) == int(actions):
+        return None
+    place = f" for {where}" if where else ""
+    return (
+        f"{name} was trained on observations of shape {tuple(shape)} with {actions} actions; it cannot play{place}, "
+        f"which has observations of shape {tuple(want_shape)} and {want_actions} actions "
+        "(another game, player count or variant)"
+    )
+
+
 def choose_action(policy: Policy, state, seat: int, rng: np.random.Generator) -> int:
     """The action ``policy`` picks for ``seat`` at the engine ``state``.
 

@@ -210,13 +210,7 @@ class DmdState(State):
         self.draw_pile = deck
         self.collections = [[[] for _ in range(NUM_SUITS)] for _ in range(n)]
         self.removed = []
-        self.row = []
-        self.hook_protected = []
-        self.tasks = []
-        self.offer = []
-        self.hook_s1 = -1
-        self.plunder_target = -1
-        self.plunder_remaining = 0
+        self._clear_turn_state()
         self.kept = [-1] * n
         self.holder = [-1] * NUM_ABILITIES
         self.locker_target = -1
@@ -343,10 +337,8 @@ class DmdState(State):
         self.turn_cards = []
         self.turn_busted = False
 
-    def _end_turn(self) -> None:
-        """DMD-401 step 4; DMD-523: an empty draw pile ends the game."""
-        a = self.active
-        self._record_finished_turn()
+    def _clear_turn_state(self) -> None:
+        """Empty the row and every pending effect of a turn (set-up, turn end, game end)."""
         self.row = []
         self.hook_protected = []
         self.tasks = []
@@ -354,6 +346,12 @@ class DmdState(State):
         self.hook_s1 = -1
         self.plunder_target = -1
         self.plunder_remaining = 0
+
+    def _end_turn(self) -> None:
+        """DMD-401 step 4; DMD-523: an empty draw pile ends the game."""
+        a = self.active
+        self._record_finished_turn()
+        self._clear_turn_state()
         if self.phase == GAME_OVER:
             return
         if not self.draw_pile:
@@ -758,13 +756,7 @@ class DmdState(State):
             held.update(self.removed)
             self.discard.extend(e for e in self.row + self.offer if e != MARKER and e not in held)
             self._record_finished_turn()
-        self.row = []
-        self.offer = []
-        self.tasks = []
-        self.hook_protected = []
-        self.plunder_target = -1
-        self.plunder_remaining = 0
-        self.hook_s1 = -1
+        self._clear_turn_state()
         self.winner_seats = winners
         self.phase = GAME_OVER
         self.decider = -1
@@ -809,8 +801,7 @@ class DmdState(State):
 
     def observation(self, seat: int) -> np.ndarray:
         """DMD-1010: what ``seat`` may see (built by ``observation.py``)."""
-        if not 0 <= seat < self.game.num_players:
-            raise ValueError(f"seat must be in [0, {self.game.num_players}), got {seat}")
+        self.check_seat(seat)
         return self.game.encoder.encode(self, seat)
 
     def render(self, viewer: int | None = None) -> str:

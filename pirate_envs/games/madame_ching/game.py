@@ -958,6 +958,7 @@ class MadameChingState(State):
 
     # --- observation, rendering ------------------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
+        self.check_seat(seat)
         return self.game.encoder.encode(self, seat)
 
     def render(self, viewer: int | None = None) -> str:

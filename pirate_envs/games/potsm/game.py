@@ -715,8 +715,7 @@ class PotsmState(State):
 
     def observation(self, seat: int) -> np.ndarray:
         """PSM-1010: the float32 vector of what ``seat`` may see (built by ``observation.py``)."""
-        if not 0 <= seat < self.game.num_players:
-            raise ValueError(f"seat must be in [0, {self.game.num_players}), got {seat}")
+        self.check_seat(seat)
         return self.game.encoder.encode(self, seat)
 
     def render(self, viewer: int | None = None) -> str:

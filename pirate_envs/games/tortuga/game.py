@@ -847,6 +847,7 @@ class TortugaState(State):
 
     # --- observation and rendering ------------------------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:
+        self.check_seat(seat)
         return self.game.encoder.encode(self, seat)
 
     def render(self, viewer: int | None = None) -> str:
