@@ -11,6 +11,7 @@ import pytest
 
 import pirate_envs
 from pirate_envs.core.errors import InvalidOptionError
+from pirate_envs.core.game import copy_plain
 from pirate_envs.core.options import Option, resolve_options
 from pirate_envs.core.policy import RandomPolicy, resolve_policy
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
@@ -114,3 +115,21 @@ def test_resolve_policy():
     assert policy.act(np.zeros(3), np.array([0, 1, 1], dtype=np.int8), np.random.default_rng()) == 1
     with pytest.raises(ValueError, match="allows no action"):
         RandomPolicy().act(np.zeros(3), np.zeros(3, dtype=np.int8), np.random.default_rng())
+
+
+def test_copy_plain_shares_nothing_and_keeps_values():
+    shared = [1, 2]
+    value = {"a": [shared, shared, [3, [4.5, None, True, "x"]]], "b": (1, 2), "c": -(2**70)}
+    copy = copy_plain(value)
+    assert copy == value
+    assert copy["a"] is not value["a"] and copy["a"][2][1] is not value["a"][2][1]
+    assert copy["a"][0] is not shared
+    copy["a"][0].append(9)
+    assert shared == [1, 2]
+
+
+def test_copy_plain_keeps_numpy_scalars():
+    value = [[np.int64(3)], {"k": [np.float32(0.5)]}]
+    copy = copy_plain(value)
+    assert copy == value and copy[0] is not value[0] and copy[1]["k"] is not value[1]["k"]
+    assert type(copy[0][0]) is np.int64 and type(copy[1]["k"][0]) is np.float32

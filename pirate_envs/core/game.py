@@ -16,6 +16,7 @@ Nothing here imports gymnasium or pettingzoo.
 from __future__ import annotations
 
 import operator
+import pickle
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,16 +29,13 @@ TERMINAL = -1
 
 
 def copy_plain(value: Any) -> Any:
-    """Deep copy of a JSON-like value (lists, dicts, scalars); faster than ``copy.deepcopy``."""
-    if type(value) is list:
-        if value and type(value[0]) in (list, dict):
-            return [copy_plain(v) for v in value]
-        if any(type(v) in (list, dict) for v in value):
-            return [copy_plain(v) for v in value]
-        return value[:]
-    if type(value) is dict:
-        return {k: copy_plain(v) for k, v in value.items()}
-    return value
+    """Deep copy of a state's data (lists, dicts, scalars): ``pickle`` in C, several times faster than
+    ``copy.deepcopy`` or a recursive copy in Python. The copy shares no mutable object with the original.
+
+    (``marshal`` would be faster still, but it silently turns buffer-like values such as numpy
+    scalars into ``bytes``.)
+    """
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 class Game:
@@ -249,8 +247,9 @@ class State:
         new.decisions = self.decisions
         new.truncated = self.truncated
         new._legal = self._legal
-        for name in self.fields:
-            setattr(new, name, copy_plain(getattr(self, name)))
+        fields = self.fields
+        for name, value in zip(fields, copy_plain([getattr(self, name) for name in fields]), strict=True):
+            setattr(new, name, value)
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -304,7 +303,10 @@ class State:
         raise NotImplementedError
 
     def observation(self, seat: int) -> np.ndarray:
-        raise NotImplementedError
+        """The float32 vector of what ``seat`` may see, built by the game's ``encoder`` (its
+        ``observation.py``: visibility is decided there and only there)."""
+        self.check_seat(seat)
+        return self.game.encoder.encode(self, seat)
 
     def _current_player(self) -> int:
         raise NotImplementedError

@@ -15,8 +15,6 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, ClassVar
 
-import numpy as np
-
 from pirate_envs.core.errors import InvalidOptionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.options import Option
@@ -798,11 +796,6 @@ class DmdState(State):
         return out
 
     # --- observation, rendering ---------------------------------------------------------------------------
-
-    def observation(self, seat: int) -> np.ndarray:
-        """DMD-1010: what ``seat`` may see (built by ``observation.py``)."""
-        self.check_seat(seat)
-        return self.game.encoder.encode(self, seat)
 
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.dead_mans_draw.render import render

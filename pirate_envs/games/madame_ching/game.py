@@ -957,10 +957,6 @@ class MadameChingState(State):
         return out
 
     # --- observation, rendering ------------------------------------------------------------------------------
-    def observation(self, seat: int) -> np.ndarray:
-        self.check_seat(seat)
-        return self.game.encoder.encode(self, seat)
-
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.madame_ching.render import render_state
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import numpy as np
-
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.options import Option
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
@@ -712,11 +710,6 @@ class PotsmState(State):
         return win_loss_returns(self._ranking()[0], self.game.num_players)
 
     # --- observation, rendering ----------------------------------------------------------------------------
-
-    def observation(self, seat: int) -> np.ndarray:
-        """PSM-1010: the float32 vector of what ``seat`` may see (built by ``observation.py``)."""
-        self.check_seat(seat)
-        return self.game.encoder.encode(self, seat)
 
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.potsm.render import render

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import numpy as np
-
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.options import Option
 from pirate_envs.core.rewards import team_win_loss_returns
@@ -846,10 +844,6 @@ class TortugaState(State):
         return out
 
     # --- observation and rendering ------------------------------------------------------------------------------------
-    def observation(self, seat: int) -> np.ndarray:
-        self.check_seat(seat)
-        return self.game.encoder.encode(self, seat)
-
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.tortuga.render import render_state
 
