@@ -1,6 +1,6 @@
 """Training throughput: env steps per second of MaskablePPO on every game, and where the time goes.
 
-For each game and each vec-env layout (dummy/subproc x n_envs) this measures
+For each game and each vec-env layout (dummy / subproc / batched x n_envs) this measures
 
 - ``env_only``: the vec env stepped with uniformly random legal actions (masks fetched the way
   MaskablePPO fetches them) — the ceiling the environment allows;
@@ -8,10 +8,11 @@ For each game and each vec-env layout (dummy/subproc x n_envs) this measures
   is wrapped in a timer, so the run splits into time in the env (steps + mask queries) and time in
   the network (rollout forward passes and PPO updates) — ``env_share`` is the env's part.
 
-Run (defaults: every registered game, the settings of configs/<env_id>.yaml, opponents random)::
+Run (defaults: every registered game, the settings of configs/<env_id>.yaml, opponents random;
+``--opponents config`` uses the config's first-stage opponent mix, i.e. what its training starts with)::
 
-    python benchmarks/train_throughput.py [--env potsm_v0] [--steps 8192] [--opponents random]
-        [--layouts dummy:1 dummy:2 dummy:4 subproc:2 subproc:4] [--threads 1 2] [--json out.json]
+    python benchmarks/train_throughput.py [--env potsm_v0] [--steps 8192] [--opponents config]
+        [--layouts dummy:1 dummy:4 dummy:16 subproc:4 batched:16:2] [--threads 1 2] [--json out.json]
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 import pirate_envs  # noqa: E402
 from training.config import load_config  # noqa: E402
-from training.train import build_model, make_training_env  # noqa: E402
+from training.train import build_model, build_vec_env  # noqa: E402
 
-DEFAULT_LAYOUTS = ("dummy:1", "dummy:2", "dummy:4", "subproc:2", "subproc:4")
+DEFAULT_LAYOUTS = ("dummy:1", "dummy:4", "dummy:16", "subproc:4", "batched:16:2")
 
 
 class TimedVecEnv(VecEnvWrapper):
@@ -67,23 +68,36 @@ class TimedVecEnv(VecEnvWrapper):
         return result
 
 
-def make_vec_env(config: dict[str, Any], kind: str, n_envs: int, opponents: str):
-    import functools
+def layout_config(config: dict[str, Any], layout: str) -> dict[str, Any]:
+    """``config`` with the vec env of ``layout``: ``kind:n_envs``, or ``batched:n_envs:workers``."""
+    kind, n_envs, *workers = layout.split(":")
+    vec = {"kind": kind, "n_envs": int(n_envs), "workers": int(workers[0]) if workers else 2}
+    ppo = dict(config["ppo"])
+    ppo["batch_size"] = min(ppo["batch_size"], ppo["n_steps"] * vec["n_envs"])
+    return {**config, "vec_env": vec, "ppo": ppo}
 
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    env = config["env"]
-    factory = functools.partial(
-        make_training_env, env["id"], env["seat"], opponents, dict(env["options"]), kind == "subproc"
-    )
-    vec = SubprocVecEnv([factory] * n_envs) if kind == "subproc" else DummyVecEnv([factory] * n_envs)
+def opponents_of(config: dict[str, Any], spec: str) -> Any:
+    """``spec`` for every other seat, or with ``config`` the config's first-stage opponent mix (what
+    training starts with; later stages add self-play snapshots, which cost less than heuristic bots)."""
+    if spec != "config":
+        return spec
+    from pirate_envs.core.selfplay import SelfPlayPool
+    from training.curriculum import OpponentSchedule
+
+    return SelfPlayPool(mix=OpponentSchedule(config["opponents"]["stages"]).mix(0))
+
+
+def make_vec_env(config: dict[str, Any], opponents: Any):
+    vec = build_vec_env(config, opponents=opponents)
     vec.seed(0)
     return vec
 
 
-def env_only(config: dict[str, Any], kind: str, n_envs: int, steps: int, opponents: str) -> float:
+def env_only(config: dict[str, Any], opponents: Any, steps: int) -> float:
     """Env steps/s with random legal actions."""
-    vec = make_vec_env(config, kind, n_envs, opponents)
+    n_envs = config["vec_env"]["n_envs"]
+    vec = make_vec_env(config, opponents)
     rng = np.random.default_rng(0)
     vec.reset()
     start = time.perf_counter()
@@ -98,14 +112,11 @@ def env_only(config: dict[str, Any], kind: str, n_envs: int, steps: int, opponen
     return done_steps / seconds
 
 
-def learn(config: dict[str, Any], kind: str, n_envs: int, steps: int, opponents: str) -> dict[str, float]:
+def learn(config: dict[str, Any], opponents: Any, steps: int) -> dict[str, float]:
     """Full MaskablePPO.learn: steps/s and the share of time spent in the env."""
-    cfg = {**config, "vec_env": {"kind": kind, "n_envs": n_envs}}
-    ppo = dict(config["ppo"])
-    ppo["batch_size"] = min(ppo["batch_size"], ppo["n_steps"] * n_envs)
-    cfg["ppo"] = ppo
-    vec = TimedVecEnv(make_vec_env(cfg, kind, n_envs, opponents))
-    model = build_model(cfg, vec, tensorboard_log=None)
+    vec = TimedVecEnv(make_vec_env(config, opponents))
+    ppo, n_envs = config["ppo"], config["vec_env"]["n_envs"]
+    model = build_model(config, vec, tensorboard_log=None)
     rollout = ppo["n_steps"] * n_envs
     total = max(rollout, (steps // rollout) * rollout)
     start = time.perf_counter()
@@ -119,8 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--env", nargs="*", default=list(pirate_envs.ENV_IDS), help="env ids (default: all)")
     parser.add_argument("--steps", type=int, default=8192, help="env steps per measurement")
-    parser.add_argument("--opponents", default="random", help="opponent spec for every other seat")
-    parser.add_argument("--layouts", nargs="*", default=list(DEFAULT_LAYOUTS), help="kind:n_envs entries")
+    parser.add_argument(
+        "--opponents", default="random", help="opponent spec for every other seat, or 'config' (its first stage)"
+    )
+    parser.add_argument(
+        "--layouts", nargs="*", default=list(DEFAULT_LAYOUTS), help="kind:n_envs or batched:n_envs:workers entries"
+    )
     parser.add_argument("--threads", nargs="*", type=int, default=[1, 2], help="torch threads of the learner")
     parser.add_argument("--skip-learn", action="store_true", help="measure the env alone")
     parser.add_argument("--json", help="also write the results to this JSON file")
@@ -131,15 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for env_id in args.env:
         config = load_config(ROOT / "configs" / f"{env_id}.yaml")
+        opponents = opponents_of(config, args.opponents)
         for layout in args.layouts:
-            kind, _, count = layout.partition(":")
-            n_envs = int(count)
-            env_rate = env_only(config, kind, n_envs, args.steps, args.opponents)
+            cfg = layout_config(config, layout)
+            vec = cfg["vec_env"]
+            env_rate = env_only(cfg, opponents, args.steps)
             for threads in args.threads if not args.skip_learn else [None]:
-                row = {"env": env_id, "kind": kind, "n_envs": n_envs, "threads": threads, "env_only": env_rate}
+                row = {"env": env_id, **vec, "threads": threads, "opponents": args.opponents, "env_only": env_rate}
                 if threads is not None:
                     torch.set_num_threads(threads)
-                    row.update(learn(config, kind, n_envs, args.steps, args.opponents))
+                    row.update(learn(cfg, opponents, args.steps))
                 rows.append(row)
                 print(format_row(row), flush=True)
     if args.json:
@@ -148,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def format_row(row: dict[str, Any]) -> str:
-    text = f"{row['env']:<14} {row['kind']:<8} n_envs={row['n_envs']:<2} env-only {row['env_only']:7.0f} steps/s"
+    layout = f"{row['kind']}:{row['n_envs']}" + (f":{row['workers']}" if row["kind"] == "batched" else "")
+    text = f"{row['env']:<18} {layout:<12} env-only {row['env_only']:7.0f} steps/s"
     if row.get("steps_per_s") is not None:
         text += (
             f" | learn (torch threads {row['threads']}) {row['steps_per_s']:6.0f} steps/s,"

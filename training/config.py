@@ -85,8 +85,13 @@ SCHEMA: dict[str, dict[str, Field]] = {
     "vec_env": {
         "n_envs": Field(int, 4, "parallel envs", minimum=1, maximum=256),
         "kind": Field(
-            str, "dummy", "dummy: all envs in this process; subproc: one process each", choices=("dummy", "subproc")
+            str,
+            "dummy",
+            "dummy: all envs in this process; subproc: one process each; "
+            "batched: the envs split over `workers` processes, masks sent with each step",
+            choices=("dummy", "subproc", "batched"),
         ),
+        "workers": Field(int, 2, "processes of the batched kind", minimum=1, maximum=256),
     },
     "ppo": {
         "learning_rate": Field(float, 3.0e-4, "Adam step size", minimum=0.0, exclusive_minimum=True),

@@ -76,11 +76,18 @@ def make_training_env(env_id: str, seat: Any, opponents: Any, options: dict[str,
 def build_vec_env(config: dict[str, Any], opponents: Any):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    from training.vec_env import BatchedSubprocVecEnv
+
     env, vec = config["env"], config["vec_env"]
-    subproc = vec["kind"] == "subproc"
-    factory = functools.partial(make_training_env, env["id"], env["seat"], opponents, dict(env["options"]), subproc)
+    kind = vec["kind"]
+    in_subprocess = kind != "dummy"
+    factory = functools.partial(
+        make_training_env, env["id"], env["seat"], opponents, dict(env["options"]), in_subprocess
+    )
     fns = [factory] * vec["n_envs"]
-    return SubprocVecEnv(fns) if subproc else DummyVecEnv(fns)
+    if kind == "batched":
+        return BatchedSubprocVecEnv(fns, workers=vec["workers"])
+    return SubprocVecEnv(fns) if kind == "subproc" else DummyVecEnv(fns)
 
 
 def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | None):
