@@ -12,7 +12,11 @@ Run (defaults: every registered game, the settings of configs/<env_id>.yaml, opp
 ``--opponents config`` uses the config's first-stage opponent mix, i.e. what its training starts with)::
 
     python benchmarks/train_throughput.py [--env potsm_v0] [--steps 8192] [--opponents config]
-        [--layouts dummy:1 dummy:4 dummy:16 subproc:4 batched:16:2] [--threads 1 2] [--json out.json]
+        [--layouts dummy:1 dummy:4 dummy:16 subproc:4 batched:16:2] [--threads 1 2]
+        [--update-threads 2] [--json out.json]
+
+``--update-threads N`` adds rows where the PPO updates (not the rollouts) run with N torch threads,
+as ``run.update_threads`` does in training.
 """
 
 from __future__ import annotations
@@ -112,15 +116,23 @@ def env_only(config: dict[str, Any], opponents: Any, steps: int) -> float:
     return done_steps / seconds
 
 
-def learn(config: dict[str, Any], opponents: Any, steps: int) -> dict[str, float]:
+def learn(
+    config: dict[str, Any], opponents: Any, steps: int, threads: int = 1, update_threads: int | None = None
+) -> dict[str, float]:
     """Full MaskablePPO.learn: steps/s and the share of time spent in the env."""
+    import torch
+
+    from training.callbacks import UpdateThreadsCallback
+
+    torch.set_num_threads(threads)
     vec = TimedVecEnv(make_vec_env(config, opponents))
     ppo, n_envs = config["ppo"], config["vec_env"]["n_envs"]
     model = build_model(config, vec, tensorboard_log=None)
     rollout = ppo["n_steps"] * n_envs
     total = max(rollout, (steps // rollout) * rollout)
     start = time.perf_counter()
-    model.learn(total_timesteps=total)
+    callback = None if update_threads is None else UpdateThreadsCallback(threads, update_threads)
+    model.learn(total_timesteps=total, callback=callback)
     seconds = time.perf_counter() - start
     vec.close()
     return {"steps_per_s": model.num_timesteps / seconds, "env_share": vec.seconds / seconds}
@@ -137,11 +149,12 @@ def main(argv: list[str] | None = None) -> int:
         "--layouts", nargs="*", default=list(DEFAULT_LAYOUTS), help="kind:n_envs or batched:n_envs:workers entries"
     )
     parser.add_argument("--threads", nargs="*", type=int, default=[1, 2], help="torch threads of the learner")
+    parser.add_argument(
+        "--update-threads", nargs="*", type=int, default=[], help="also measure with N torch threads in PPO updates"
+    )
     parser.add_argument("--skip-learn", action="store_true", help="measure the env alone")
     parser.add_argument("--json", help="also write the results to this JSON file")
     args = parser.parse_args(argv)
-
-    import torch
 
     rows = []
     for env_id in args.env:
@@ -151,11 +164,12 @@ def main(argv: list[str] | None = None) -> int:
             cfg = layout_config(config, layout)
             vec = cfg["vec_env"]
             env_rate = env_only(cfg, opponents, args.steps)
-            for threads in args.threads if not args.skip_learn else [None]:
-                row = {"env": env_id, **vec, "threads": threads, "opponents": args.opponents, "env_only": env_rate}
+            thread_pairs = [(t, None) for t in args.threads] + [(1, u) for u in args.update_threads]
+            for threads, update_threads in thread_pairs if not args.skip_learn else [(None, None)]:
+                row = {"env": env_id, **vec, "threads": threads, "update_threads": update_threads}
+                row.update({"opponents": args.opponents, "env_only": env_rate})
                 if threads is not None:
-                    torch.set_num_threads(threads)
-                    row.update(learn(cfg, opponents, args.steps))
+                    row.update(learn(cfg, opponents, args.steps, threads, update_threads))
                 rows.append(row)
                 print(format_row(row), flush=True)
     if args.json:
@@ -167,8 +181,9 @@ def format_row(row: dict[str, Any]) -> str:
     layout = f"{row['kind']}:{row['n_envs']}" + (f":{row['workers']}" if row["kind"] == "batched" else "")
     text = f"{row['env']:<18} {layout:<12} env-only {row['env_only']:7.0f} steps/s"
     if row.get("steps_per_s") is not None:
+        update = f", {row['update_threads']} in updates" if row.get("update_threads") else ""
         text += (
-            f" | learn (torch threads {row['threads']}) {row['steps_per_s']:6.0f} steps/s,"
+            f" | learn (torch threads {row['threads']}{update}) {row['steps_per_s']:6.0f} steps/s,"
             f" env {row['env_share']:.0%} / network {1 - row['env_share']:.0%}"
         )
     return text

@@ -246,6 +246,33 @@ def metrics_csv(evaluations: list[dict[str, Any]], opponents: list[str]) -> str:
     return out.getvalue()
 
 
+class UpdateThreadsCallback(BaseCallback):
+    """Torch threads by phase: ``rollout_threads`` while the envs are stepped (subprocess workers need
+    the cores then) and ``update_threads`` for the PPO update after each rollout (the workers wait)."""
+
+    def __init__(self, rollout_threads: int, update_threads: int) -> None:
+        super().__init__()
+        self.rollout_threads = rollout_threads
+        self.update_threads = update_threads
+
+    def _set(self, threads: int) -> None:
+        import torch
+
+        torch.set_num_threads(threads)
+
+    def _on_rollout_start(self) -> None:
+        self._set(self.rollout_threads)
+
+    def _on_rollout_end(self) -> None:
+        self._set(self.update_threads)
+
+    def _on_training_end(self) -> None:
+        self._set(self.rollout_threads)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 class ProgressCallback(BaseCallback):
     """A tqdm progress bar over the run's total timesteps (it starts where a resumed run left off)."""
 

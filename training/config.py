@@ -81,6 +81,14 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "seed": Field(int, 0, "seed of the model, the envs and the evaluation games", minimum=0),
         "total_timesteps": Field(int, REQUIRED, "learner env steps to train for", minimum=1),
         "torch_threads": Field(int, 1, "torch threads of the training process", minimum=1, maximum=256),
+        "update_threads": Field(
+            int,
+            None,
+            "torch threads during each PPO update, when the env workers wait (null: run.torch_threads)",
+            minimum=1,
+            maximum=256,
+            nullable=True,
+        ),
     },
     "vec_env": {
         "n_envs": Field(int, 4, "parallel envs", minimum=1, maximum=256),

@@ -3,7 +3,7 @@
 Writes ``checkpoints/<env_id>/`` (or ``--out``):
 
 - ``model.zip`` — the run's model with the optimiser's running moments dropped (they only matter
-  for further training and triple the size); it loads with ``MaskablePPO.load`` and
+  for further training and triple the size) and without the training machine's TensorBoard path; it loads with ``MaskablePPO.load`` and
   ``pirate_envs.CheckpointPolicy`` like any checkpoint;
 - ``config.yaml`` — the run's resolved config;
 - ``eval.json`` / ``eval.md`` — ``training.evaluate.evaluate_checkpoint`` against ``--vs`` opponents
@@ -32,6 +32,7 @@ def export_model(source: Path, target: Path) -> int:
     model = MaskablePPO.load(source, device="cpu")
     optimizer = model.policy.optimizer
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    model.tensorboard_log = None  # a path on the training machine
     buffer = io.BytesIO()
     model.save(buffer)
     atomic_write_bytes(target, buffer.getvalue())

@@ -90,20 +90,29 @@ def build_vec_env(config: dict[str, Any], opponents: Any):
     return SubprocVecEnv(fns) if kind == "subproc" else DummyVecEnv(fns)
 
 
-def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | None):
-    import torch
-    from sb3_contrib import MaskablePPO
+def ppo_hyperparameters(config: dict[str, Any]) -> dict[str, Any]:
+    """MaskablePPO's keyword arguments from ``config["ppo"]`` (for a new model and on resume)."""
     from stable_baselines3.common.utils import LinearSchedule
 
-    from pirate_envs.core.checkpoint_policy import signed_log_features_class
-
-    ppo, net = config["ppo"], config["network"]
-    # torch.distributions re-checks every distribution's arguments (a sizeable share of a batch-of-4
-    # forward pass); the masked categorical's inputs come from the network, so skip the checks.
-    torch.distributions.Distribution.set_default_validate_args(False)
+    ppo = config["ppo"]
     learning_rate: Any = ppo["learning_rate"]
     if ppo["lr_schedule"] == "linear":
         learning_rate = LinearSchedule(start=ppo["learning_rate"], end=0.0, end_fraction=1.0)
+    keys = ("n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef")
+    keys += ("max_grad_norm", "target_kl", "normalize_advantage")
+    return {"learning_rate": learning_rate, **{key: ppo[key] for key in keys}}
+
+
+def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | None):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from pirate_envs.core.checkpoint_policy import signed_log_features_class
+
+    net = config["network"]
+    # torch.distributions re-checks every distribution's arguments (a sizeable share of a batch-of-4
+    # forward pass); the masked categorical's inputs come from the network, so skip the checks.
+    torch.distributions.Distribution.set_default_validate_args(False)
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[net["activation"]]
     policy_kwargs: dict[str, Any] = {
         "net_arch": {"pi": list(net["pi"]), "vf": list(net["vf"])},
@@ -114,18 +123,7 @@ def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | Non
     return MaskablePPO(
         "MlpPolicy",
         vec_env,
-        learning_rate=learning_rate,
-        n_steps=ppo["n_steps"],
-        batch_size=ppo["batch_size"],
-        n_epochs=ppo["n_epochs"],
-        gamma=ppo["gamma"],
-        gae_lambda=ppo["gae_lambda"],
-        clip_range=ppo["clip_range"],
-        ent_coef=ppo["ent_coef"],
-        vf_coef=ppo["vf_coef"],
-        max_grad_norm=ppo["max_grad_norm"],
-        target_kl=ppo["target_kl"],
-        normalize_advantage=ppo["normalize_advantage"],
+        **ppo_hyperparameters(config),
         policy_kwargs=policy_kwargs,
         tensorboard_log=tensorboard_log,
         seed=config["run"]["seed"],
@@ -193,7 +191,7 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     from stable_baselines3.common.callbacks import CallbackList
 
     from pirate_envs.core.selfplay import SelfPlayPool
-    from training.callbacks import ProgressCallback, RunPipelineCallback, say
+    from training.callbacks import ProgressCallback, RunPipelineCallback, UpdateThreadsCallback, say
     from training.curriculum import OpponentSchedule
 
     run_cfg, opp_cfg = config["run"], config["opponents"]
@@ -229,13 +227,21 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
         if config["imitation"]["games"] > 0:
             state["imitation"] = warm_start(config, model)
     else:
-        model = MaskablePPO.load(checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log)
+        # the config's PPO settings (e.g. a --set on resume) replace the ones saved in the checkpoint;
+        # the network's shape is the checkpoint's
+        model = MaskablePPO.load(
+            checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
+        )
         model.set_random_seed(seed)
         snapshots = len(pool.snapshots)
         say(f"resuming {run_dir} at {model.num_timesteps:,} timesteps (stage {state['stage']}, {snapshots} snapshots)")
 
     pipeline = RunPipelineCallback(config, run_dir, state, pool)
     callbacks: list[Any] = [pipeline]
+    update_threads = run_cfg["update_threads"]
+    if update_threads is not None and update_threads != run_cfg["torch_threads"]:
+        # first, so that the pipeline's evaluations at each rollout start run with torch_threads
+        callbacks.insert(0, UpdateThreadsCallback(run_cfg["torch_threads"], update_threads))
     if config["logging"]["progress_bar"]:
         callbacks.append(ProgressCallback(run_cfg["total_timesteps"], pipeline))
     remaining = run_cfg["total_timesteps"] - model.num_timesteps
