@@ -3,8 +3,8 @@
 Writes ``checkpoints/<env_id>/`` (or ``--out``):
 
 - ``model.zip`` — the run's model with the optimiser's running moments dropped (they only matter
-  for further training and triple the size) and without the training machine's TensorBoard path; it loads with ``MaskablePPO.load`` and
-  ``pirate_envs.CheckpointPolicy`` like any checkpoint;
+  for further training and triple the size) and without the training machine's TensorBoard path;
+  it loads with ``MaskablePPO.load`` and ``pirate_envs.CheckpointPolicy`` like any checkpoint;
 - ``config.yaml`` — the run's resolved config;
 - ``eval.json`` / ``eval.md`` — ``training.evaluate.evaluate_checkpoint`` against ``--vs`` opponents
   (default random and heuristic) over ``--games`` seat-rotated games at the run's player count.
