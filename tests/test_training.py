@@ -391,6 +391,39 @@ def test_shipped_checkpoint_beats_heuristic(env_id):
     assert versus["games"] >= 1000 and versus["win_rate"] >= 1 / k + 0.1
 
 
+def test_init_from_config_errors(tmp_path):
+    base = {**MINIMAL, "run": {"total_timesteps": 10, "init_from": str(tmp_path / "missing.zip")}}
+    assert "run.init_from: checkpoint file" in config_error(tmp_path, base)
+    message = config_error(tmp_path, {**MINIMAL, "run": {"total_timesteps": 10, "init_from": "model.pt"}})
+    assert "run.init_from" in message and ".zip" in message
+    model_zip = tmp_path / "model.zip"
+    model_zip.write_bytes(b"")
+    both = {**MINIMAL, "run": {"total_timesteps": 10, "init_from": str(model_zip)}, "imitation": {"games": 5}}
+    assert "imitation.games" in config_error(tmp_path, both)
+
+
+def test_init_from_starts_from_the_checkpoint_weights(tmp_path):
+    """run.init_from: the new run's first weights are the checkpoint's; another network shape is refused."""
+    import torch
+
+    from training.train import build_model, build_vec_env, load_initial_weights
+
+    env_id = pirate_envs.ENV_IDS[0]
+    source = ROOT / "checkpoints" / env_id / "model.zip"
+    config = validate_config({**MINIMAL, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
+    vec = build_vec_env(config, opponents="random")
+    try:
+        model = build_model(config, vec, tensorboard_log=None)
+        load_initial_weights(model, str(source))
+        shipped = CheckpointPolicy(source).network.state_dict()
+        assert all(torch.equal(shipped[k], v) for k, v in model.policy.state_dict().items())
+        small = build_model(validate_config({**MINIMAL, "network": {"pi": [8], "vf": [8]}}), vec, None)
+        with pytest.raises(ConfigError, match=r"run.init_from: .* another network .* network.pi"):
+            load_initial_weights(small, str(source))
+    finally:
+        vec.close()
+
+
 def test_atomic_save_keeps_the_old_file_when_saving_crashes(tmp_path):
     from training.checkpoints import atomic_save_model
 

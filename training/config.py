@@ -81,6 +81,13 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "seed": Field(int, 0, "seed of the model, the envs and the evaluation games", minimum=0),
         "total_timesteps": Field(int, REQUIRED, "learner env steps to train for", minimum=1),
         "torch_threads": Field(int, 1, "torch threads of the training process", minimum=1, maximum=256),
+        "init_from": Field(
+            str,
+            None,
+            "start PPO from the weights of this MaskablePPO .zip (e.g. a shipped checkpoint; same network "
+            "shape) instead of a fresh network",
+            nullable=True,
+        ),
         "update_threads": Field(
             int,
             None,
@@ -444,6 +451,18 @@ def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool
         for name in stage["mix"]:
             if name not in (*FIXED_OPPONENTS, SELFPLAY):
                 _check_checkpoint(name, f"opponents.stages[{i}].mix.{name}", fail, check_files)
+    init_from = config["run"]["init_from"]
+    if init_from is not None:
+        if not init_from.endswith(".zip"):
+            raise fail("run.init_from", f"got {init_from!r}; allowed: a path to a MaskablePPO .zip or null")
+        if check_files and not Path(init_from).is_file():
+            raise fail("run.init_from", f"checkpoint file {init_from!r} does not exist")
+        if config["imitation"]["games"] > 0:
+            raise fail(
+                "run.init_from",
+                "a run starts either from a checkpoint's weights or from a warm start; "
+                "set imitation.games to 0 or run.init_from to null",
+            )
     teacher = config["imitation"]["teacher"]
     if teacher not in FIXED_OPPONENTS:
         _check_checkpoint(teacher, "imitation.teacher", fail, check_files)

@@ -149,6 +149,25 @@ def new_state(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def load_initial_weights(model: Any, path: str) -> None:
+    """Copy the policy weights of the MaskablePPO zip at ``path`` into ``model`` (``run.init_from``)."""
+    from sb3_contrib import MaskablePPO
+
+    source = MaskablePPO.load(path, device="cpu")
+    theirs, ours = source.policy.state_dict(), model.policy.state_dict()
+    if source.observation_space.shape != model.observation_space.shape or source.action_space != model.action_space:
+        raise ConfigError(
+            f"run.init_from: {path!r} was trained for observations {source.observation_space.shape} and "
+            f"{source.action_space}; this run has {model.observation_space.shape} and {model.action_space}"
+        )
+    if theirs.keys() != ours.keys() or any(theirs[k].shape != ours[k].shape for k in ours):
+        raise ConfigError(
+            f"run.init_from: {path!r} has another network (net_arch {source.policy_kwargs.get('net_arch')}); "
+            f"set network.pi / network.vf to match it"
+        )
+    model.policy.load_state_dict(theirs)
+
+
 def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
     """Clone the ``imitation.teacher`` into the fresh model (behaviour cloning, ``training/pretrain.py``)."""
     from training.callbacks import say
@@ -224,6 +243,14 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     seed = run_cfg["seed"] + state["timesteps"]
     if resume is None:
         model = build_model(config, vec_env, tensorboard_log)
+        if run_cfg["init_from"] is not None:
+            try:
+                load_initial_weights(model, run_cfg["init_from"])
+            except ConfigError:
+                vec_env.close()
+                raise
+            state["init_from"] = run_cfg["init_from"]
+            say(f"starting from the weights of {run_cfg['init_from']}")
         if config["imitation"]["games"] > 0:
             state["imitation"] = warm_start(config, model)
     else:
@@ -288,7 +315,11 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:
         print(f"config error: {err}", file=sys.stderr)
         return 2
-    train(config, run_dir, resume)
+    try:
+        train(config, run_dir, resume)
+    except ConfigError as err:  # found once the model is built (run.init_from's network)
+        print(f"config error: {err}", file=sys.stderr)
+        return 2
     return 0
 
 
