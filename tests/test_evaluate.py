@@ -17,7 +17,7 @@ import pytest
 import pirate_envs
 from training.evaluate import evaluate_checkpoint, main
 from training.inputs import InputError
-from training.stats import openskill_ratings, placements, wilson_interval, winners_from_returns
+from training.stats import openskill_ratings, placements, wilson_interval
 from training.tournament import lineups, run_tournament, seating
 
 ENV_ID = "potsm_v0"
@@ -76,12 +76,6 @@ def test_wilson_interval_is_sane():
         return high - low
 
     assert width(300, 1000) < width(30, 100) < width(3, 10)
-
-
-def test_winners_from_returns_team_and_ties():
-    assert winners_from_returns([1.0, -1.0, -1.0]) == [0]
-    assert winners_from_returns([1.0, -1.0, 1.0, -1.0]) == [0, 2]  # team win (Tortuga)
-    assert winners_from_returns([-0.2, 0.0, 0.0]) == [1, 2]  # score margins: tied best
 
 
 def test_placements_by_winner_then_return_then_score():

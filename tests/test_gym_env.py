@@ -180,6 +180,20 @@ def test_truncated_games_give_zero_reward(env_id):
     assert info["winners"] == [] and info["is_success"] is False
 
 
+def test_a_game_without_winner_counts_as_won_by_nobody():
+    """TOR-705: a Tortuga game can end with the winning nation all exiled; every return is then -1 and
+    ``info["winners"]`` must be empty (it once listed every seat, so evaluations counted such games as won)."""
+    env = make_gym("tortuga_v0", seat=0, opponents="random", num_players=6)
+    rng = np.random.default_rng(0)
+    for seed in range(300):
+        _, reward, terminated, _, info = play_episode(env, seed=seed, rng=rng)
+        if terminated and not env.state.winners():
+            assert reward == -1.0 and set(env.state.returns()) == {-1.0}
+            assert info["winners"] == [] and info["is_success"] is False
+            return
+    pytest.fail("no random 6-player Tortuga game in 300 ended without a winner")
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_illegal_learner_action(env_id):
     env = make_gym(env_id, seat=0)

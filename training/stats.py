@@ -24,15 +24,6 @@ def winners_of(state: Any) -> list[int]:
     return list(state.winners())
 
 
-def winners_from_returns(returns: Sequence[float]) -> list[int]:
-    """Seats with a positive return; if none, the seat(s) with the highest return."""
-    positive = [seat for seat, r in enumerate(returns) if r > 0]
-    if positive:
-        return positive
-    best = max(returns)
-    return [seat for seat, r in enumerate(returns) if r == best]
-
-
 def placements(returns: Sequence[float], scores: Sequence[float], winners: Sequence[int] = ()) -> list[int]:
     """1-based place per seat: winners first, then by return, then by score; equal keys share a place."""
     keys = [(seat in winners, float(r), float(s)) for seat, (r, s) in enumerate(zip(returns, scores, strict=True))]

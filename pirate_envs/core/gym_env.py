@@ -32,7 +32,7 @@ Each game is registered with Gymnasium as ``pirate_envs/<Name>-v0`` (:func:`gym_
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -328,20 +328,6 @@ class PirateGymEnv(gymnasium.Env):
 
 
 def winning_seats(state: State) -> list[int]:
-    """Winners of a finished game: ``state.winner()`` when the game has it, else the seats with a
-    positive return, else those with the highest return; none after truncation."""
-    if state.is_truncated() or not state.is_terminal():
-        return []
-    winner_fn = getattr(state, "winner", None)
-    if callable(winner_fn):
-        declared = winner_fn()
-        if isinstance(declared, (list, tuple, set, frozenset)):
-            return sorted(int(s) for s in declared)
-        if declared is not None and int(declared) >= 0:
-            return [int(declared)]
-    returns: Sequence[float] = state.returns()
-    positive = [seat for seat, r in enumerate(returns) if r > 0]
-    if positive:
-        return positive
-    best = max(returns)
-    return [seat for seat, r in enumerate(returns) if r == best]
+    """Winners of a finished game (``State.winners()``): none after truncation, and none when a game
+    ends without a winner (Tortuga, TOR-705) — never "everybody" because every return is -1."""
+    return list(state.winners())
