@@ -300,6 +300,9 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
     assert state["imitation"]["samples"] > 0
     assert main([str(path)]) == 2  # the run dir is taken
 
+    saved_config = (run_dir / "config.yaml").read_text()
+    assert main(["--resume", str(run_dir), "--set", "network.pi=[8]"]) == 2  # the network cannot change
+    assert (run_dir / "config.yaml").read_text() == saved_config  # and the failed resume changed nothing
     # a PPO setting given on resume applies from there on
     assert main(["--resume", str(run_dir), "--set", "run.total_timesteps=512", "--set", "ppo.n_epochs=2"]) == 0
     _, resumed = latest_checkpoint(run_dir)

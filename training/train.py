@@ -217,7 +217,6 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     torch.set_num_threads(run_cfg["torch_threads"])
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(run_dir / "config.yaml", dump_config(config))
     tensorboard_log = str(run_dir / "tb") if config["logging"]["tensorboard"] else None
 
     if resume is None:
@@ -251,17 +250,24 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
                 raise
             state["init_from"] = run_cfg["init_from"]
             say(f"starting from the weights of {run_cfg['init_from']}")
-        if config["imitation"]["games"] > 0:
-            state["imitation"] = warm_start(config, model)
     else:
-        # the config's PPO settings (e.g. a --set on resume) replace the ones saved in the checkpoint;
-        # the network's shape is the checkpoint's
+        # the config's PPO settings (e.g. a --set on resume) replace the ones saved in the checkpoint
         model = MaskablePPO.load(
             checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
         )
+        wanted = {"pi": list(config["network"]["pi"]), "vf": list(config["network"]["vf"])}
+        if model.policy_kwargs.get("net_arch") != wanted:
+            vec_env.close()
+            raise ConfigError(
+                f"network: the run's checkpoint has net_arch {model.policy_kwargs.get('net_arch')}, the config says "
+                f"{wanted}; a resumed run keeps its network (start a new run with run.init_from to change it)"
+            )
         model.set_random_seed(seed)
         snapshots = len(pool.snapshots)
         say(f"resuming {run_dir} at {model.num_timesteps:,} timesteps (stage {state['stage']}, {snapshots} snapshots)")
+    atomic_write_text(run_dir / "config.yaml", dump_config(config))  # once the model fits the config
+    if resume is None and config["imitation"]["games"] > 0:
+        state["imitation"] = warm_start(config, model)
 
     pipeline = RunPipelineCallback(config, run_dir, state, pool)
     callbacks: list[Any] = [pipeline]
