@@ -453,10 +453,8 @@ def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool
                 _check_checkpoint(name, f"opponents.stages[{i}].mix.{name}", fail, check_files)
     init_from = config["run"]["init_from"]
     if init_from is not None:
-        if not init_from.endswith(".zip"):
-            raise fail("run.init_from", f"got {init_from!r}; allowed: a path to a MaskablePPO .zip or null")
-        if check_files and not Path(init_from).is_file():
-            raise fail("run.init_from", f"checkpoint file {init_from!r} does not exist")
+        problem = f"got {init_from!r}; allowed: a path to a MaskablePPO .zip or null"
+        _check_zip(init_from, "run.init_from", fail, check_files, problem)
         if config["imitation"]["games"] > 0:
             raise fail(
                 "run.init_from",
@@ -478,8 +476,13 @@ def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool
 
 def _check_checkpoint(name: str, path: str, fail: Callable, check_files: bool) -> None:
     allowed = f"{', '.join(map(repr, FIXED_OPPONENTS))}, {SELFPLAY!r} (stages only) or a path to a MaskablePPO .zip"
+    _check_zip(name, path, fail, check_files, f"unknown opponent {name!r}; allowed: {allowed}")
+
+
+def _check_zip(name: str, path: str, fail: Callable, check_files: bool, problem: str) -> None:
+    """``name`` must be a ``.zip`` (else ``problem`` is reported) and, with ``check_files``, exist."""
     if not name.endswith(".zip"):
-        raise fail(path, f"unknown opponent {name!r}; allowed: {allowed}")
+        raise fail(path, problem)
     if check_files and not Path(name).is_file():
         raise fail(path, f"checkpoint file {name!r} does not exist")
 

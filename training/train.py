@@ -168,6 +168,23 @@ def load_initial_weights(model: Any, path: str) -> None:
     model.policy.load_state_dict(theirs)
 
 
+def load_for_resume(config: dict[str, Any], checkpoint_path: Path, vec_env: Any, tensorboard_log: str | None):
+    """The run's checkpoint with the config's PPO settings (e.g. a ``--set`` on resume); its network stays."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(
+        checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
+    )
+    wanted = {"pi": list(config["network"]["pi"]), "vf": list(config["network"]["vf"])}
+    saved = model.policy_kwargs.get("net_arch")
+    if saved != wanted:
+        raise ConfigError(
+            f"network: the run's checkpoint has net_arch {saved}, the config says {wanted}; a resumed run "
+            "keeps its network (start a new run with run.init_from to change it)"
+        )
+    return model
+
+
 def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
     """Clone the ``imitation.teacher`` into the fresh model (behaviour cloning, ``training/pretrain.py``)."""
     from training.callbacks import say
@@ -206,7 +223,6 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
 def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run (or continue) training; returns the final run state."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList
 
     from pirate_envs.core.selfplay import SelfPlayPool
@@ -240,28 +256,20 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
 
     vec_env = build_vec_env(config, opponents=pool)
     seed = run_cfg["seed"] + state["timesteps"]
-    if resume is None:
-        model = build_model(config, vec_env, tensorboard_log)
-        if run_cfg["init_from"] is not None:
-            try:
+    try:  # a config error found here (run.init_from, network on resume) stops the workers first
+        if resume is None:
+            model = build_model(config, vec_env, tensorboard_log)
+            if run_cfg["init_from"] is not None:
                 load_initial_weights(model, run_cfg["init_from"])
-            except ConfigError:
-                vec_env.close()
-                raise
-            state["init_from"] = run_cfg["init_from"]
-            say(f"starting from the weights of {run_cfg['init_from']}")
-    else:
-        # the config's PPO settings (e.g. a --set on resume) replace the ones saved in the checkpoint
-        model = MaskablePPO.load(
-            checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
-        )
-        wanted = {"pi": list(config["network"]["pi"]), "vf": list(config["network"]["vf"])}
-        if model.policy_kwargs.get("net_arch") != wanted:
-            vec_env.close()
-            raise ConfigError(
-                f"network: the run's checkpoint has net_arch {model.policy_kwargs.get('net_arch')}, the config says "
-                f"{wanted}; a resumed run keeps its network (start a new run with run.init_from to change it)"
-            )
+        else:
+            model = load_for_resume(config, checkpoint_path, vec_env, tensorboard_log)
+    except ConfigError:
+        vec_env.close()
+        raise
+    if resume is None and run_cfg["init_from"] is not None:
+        state["init_from"] = run_cfg["init_from"]
+        say(f"starting from the weights of {run_cfg['init_from']}")
+    if resume is not None:
         model.set_random_seed(seed)
         snapshots = len(pool.snapshots)
         say(f"resuming {run_dir} at {model.num_timesteps:,} timesteps (stage {state['stage']}, {snapshots} snapshots)")
