@@ -113,9 +113,9 @@ def test_psm_515_correct_accusation_steals_ceil_half(fame, stolen):
     state.claimed = [0, 0, 5]
     play(state, act.accuse_action(2, 4))  # seat 2 + offset 2 = seat 1, who holds pirate 4
     assert act.accuse_action(2, 4) == 89
-    assert state.fame[4] == fame - stolen and state.claimed == [0, 0, 5 + stolen]
+    assert state.fame[4] == fame - stolen and list(state.claimed) == [0, 0, 5 + stolen]
     assert state.revealed[4] == 1
-    assert state.not_owner[4 * 3 : 4 * 3 + 3] == [1, 0, 1]  # PSM-561: revealed as seat 1's
+    assert list(state.not_owner[4 * 3 : 4 * 3 + 3]) == [1, 0, 1]  # PSM-561: revealed as seat 1's
     assert ship_rows(state, 0, "ship_revealed_owner", 4) == [0, 1, 0]
     assert ship_rows(state, 1, "ship_revealed_owner", 4) == [1, 0, 0]
     assert ship_rows(state, 2, "ship_revealed_owner", 4) == [0, 0, 1]
@@ -141,7 +141,7 @@ def test_psm_514_accusation_legality_revealed_pirates_cannot_be_named():
     to_act(state, 0)
     play(state, act.accuse_action(2, 7))
     assert state.not_owner[7 * 3 + 2] == 1 and not state.revealed[7]
-    assert state.accusation_tally[0:9] == [1, 0, 0, 0, 0, 0, 0, 1, 0]
+    assert list(state.accusation_tally[0:9]) == [1, 0, 0, 0, 0, 0, 0, 1, 0]
 
 
 def test_psm_514_two_players_have_only_offset_1():
@@ -159,8 +159,8 @@ def test_psm_516_wrong_accusation_public_fact_at_the_right_offsets():
     state = make(n=3, seat=2)
     set_line(state, DEFAULT_LINE, fame={4: 5})
     play(state, act.accuse_action(1, 4))
-    assert state.fame[4] == 5 and state.claimed == [0, 0, 0] and not any(state.revealed)
-    assert state.not_owner == [1 if i == 4 * 3 + 0 else 0 for i in range(27)]
+    assert state.fame[4] == 5 and list(state.claimed) == [0, 0, 0] and not any(state.revealed)
+    assert list(state.not_owner) == [1 if i == 4 * 3 + 0 else 0 for i in range(27)]
     assert ship_rows(state, 0, "ship_not_owner", 4) == [1, 0, 0]  # seat 0 is offset 0 for itself
     assert ship_rows(state, 1, "ship_not_owner", 4) == [0, 0, 1]  # seat 0 is offset 2 from seat 1
     assert ship_rows(state, 2, "ship_not_owner", 4) == [0, 1, 0]  # seat 0 is offset 1 from seat 2
@@ -191,8 +191,8 @@ def test_psm_625_mutiny_owner_may_be_the_active_seat():
     deck_before = len(state.adventure_deck)
     play(state, act.PASS_ACTION)
     assert state.revealed == [1, 0, 0, 0, 0, 0, 0, 0, 0] and state.fame[0] == 1 and state.damaged[0] == 1
-    assert state.not_owner[0:4] == [0, 1, 1, 1]
-    assert state.claimed == [0, 0, 0, 0]  # the lost fame leaves the game
+    assert list(state.not_owner[0:4]) == [0, 1, 1, 1]
+    assert list(state.claimed) == [0, 0, 0, 0]  # the lost fame leaves the game
     assert ship_rows(state, 0, "ship_revealed_owner", 0) == [1, 0, 0, 0]
     assert ship_rows(state, 3, "ship_revealed_owner", 0) == [0, 1, 0, 0]
     # PSM-527: Mutiny awards nothing: discarded, no blind card taken
@@ -210,7 +210,7 @@ def test_psm_625_mutiny_skips_revealed_ships_and_zero_fame_only_reveals():
         state._reveal_pirate(ship)
     play(state, act.PASS_ACTION)
     assert state.revealed == [1, 1, 0, 1, 0, 0, 1, 0, 0]
-    assert state.fame == [5, 0, 0, 5, 8, 0, 5, 0, 0]
+    assert list(state.fame) == [5, 0, 0, 5, 8, 0, 5, 0, 0]
     assert ship_rows(state, 2, "ship_revealed_owner", 1) == [0, 0, 1, 0]  # seat 0 is offset 2 from seat 2
 
 
@@ -220,8 +220,8 @@ def test_psm_1214_mutiny_on_unowned_ship_makes_it_public_for_all_seats():
     set_line(state, [7, 0, 3, 6, 1, 4, 2, 5, 8], fame={7: 5}, damaged=[7])
     state.not_owner[7 * 3 + 1] = 1  # an earlier wrong accusation
     play(state, act.PASS_ACTION)
-    assert state.fame[7] == 5 and not any(state.revealed) and state.claimed == [0, 0, 0]
-    assert state.not_owner[7 * 3 : 7 * 3 + 3] == [1, 1, 1]
+    assert state.fame[7] == 5 and not any(state.revealed) and list(state.claimed) == [0, 0, 0]
+    assert list(state.not_owner[7 * 3 : 7 * 3 + 3]) == [1, 1, 1]
     for seat in range(3):
         assert ship_rows(state, seat, "ship_not_owner", 7) == [1, 1, 1]
         assert not any(field(state, seat, "ship_revealed_owner"))
@@ -250,7 +250,7 @@ def test_psm_526_blind_fame_from_the_deck_top_and_adventure_seen():
     assert state.adventure_discard == discard_before  # the card became fame, nothing was discarded
     expected_seen = list(seen_before)
     expected_seen[VOLCANO] += 1  # only the card turned face up is seen
-    assert state.adventure_seen == expected_seen
+    assert list(state.adventure_seen) == expected_seen
     assert field(state, 2, "adventure_seen") == expected_seen
     assert field(state, 2, "adventure_deck_size") == [6]
 
@@ -314,7 +314,7 @@ def test_psm_542_fog_keeps_the_upcoming_row_and_the_last_card():
     state.fame[3] = 2
     seen = list(state.adventure_seen)
     play(state, act.FOG_ACTION)
-    assert state.adventure_row == [KRAKEN, VOLCANO, MAELSTROM] and state.adventure_seen == seen
+    assert state.adventure_row == [KRAKEN, VOLCANO, MAELSTROM] and list(state.adventure_seen) == seen
     assert not any(state.damaged) and state.fame[3] == 2 and not state.is_terminal()
     assert state.current_player() == 1 and state.turn_index == 1
     assert state.move_discard[FOG] == 1 and sum(state.move_row) == 3
@@ -412,7 +412,7 @@ def test_psm_802_row_shifts_and_refills_from_the_deck_top():
     play(state, act.PASS_ACTION)
     assert state.adventure_row == [VOLCANO, MAELSTROM, CURSED_SHIP] and len(state.adventure_deck) == 9
     seen[CURSED_SHIP] += 1
-    assert state.adventure_seen == seen
+    assert list(state.adventure_seen) == seen
 
 
 def test_psm_802_blind_fame_never_from_the_row_and_end_when_row_empty():
@@ -644,7 +644,7 @@ def test_nation_card_indices_move_their_nation(action, line):
     expected = [0] * 27 * 4
     for ship in range(3 * nation, 3 * nation + 3):
         expected[ship * 3 + column] = 1
-    assert state.move_tally == expected
+    assert list(state.move_tally) == expected
 
 
 # --- observation: PSM-1012, PSM-1060..1082 ----------------------------------------------------------------
@@ -820,7 +820,7 @@ def test_psm_902_resample_hidden_in_the_hand_variant():
     for seed in range(10):
         r = state.resample_hidden(1, seed)
         r.check_invariants()
-        assert r.hands[1] == state.hands[1] and r.move_discard == state.move_discard
+        assert r.hands[1] == state.hands[1] and list(r.move_discard) == list(state.move_discard)
         assert [sum(h) for h in r.hands] == [2, 3, 3, 3] and len(r.move_deck) == len(state.move_deck)
         pool = [r.move_deck.count(t) + sum(r.hands[s][t] for s in (2, 3, 0)) for t in range(12)]
         assert pool == pool_before
@@ -840,4 +840,4 @@ def test_psm_902_resampled_adventure_deck_excludes_seen_cards():
         for t in range(24):
             unseen = r.adventure_deck.count(t) + r.blind_fame_cards[t]
             assert unseen == state.adventure_deck.count(t) + state.blind_fame_cards[t]
-        assert r.adventure_row == state.adventure_row and r.adventure_seen == state.adventure_seen
+        assert r.adventure_row == state.adventure_row and list(r.adventure_seen) == list(state.adventure_seen)

@@ -198,7 +198,7 @@ def test_psm_1215_correct_accusation_steals_half_rounded_up():
     set_line(state, DEFAULT_LINE, fame={4: 5}, damaged=[0])  # Volcano then hits ship 3, not ship 4
     assert act.accuse_action(1, 4) == 80
     play(state, 80)
-    assert state.fame[4] == 2 and state.claimed == [3, 0, 0, 0]
+    assert state.fame[4] == 2 and list(state.claimed) == [3, 0, 0, 0]
     assert state.revealed[4] == 1
     assert state.recent_turns[0][act.RECORD_KIND] == act.TURN_KIND_ACCUSE_CORRECT
     # revealed pirates cannot be named any more, by anyone, at any offset
@@ -220,7 +220,7 @@ def test_psm_1216_wrong_accusation_is_a_public_fact():
     set_owners(state, {4: 2})
     set_line(state, DEFAULT_LINE, fame={4: 5})
     play(state, 80)
-    assert state.fame[4] == 5 and state.claimed == [0, 0, 0, 0] and not state.revealed[4]
+    assert state.fame[4] == 5 and list(state.claimed) == [0, 0, 0, 0] and not state.revealed[4]
     assert observation_field(state, 0, "ship_not_owner")[4 * 4 : 4 * 4 + 4].tolist() == [0, 1, 0, 0]
     assert observation_field(state, 1, "ship_not_owner")[4 * 4 : 4 * 4 + 4].tolist() == [1, 0, 0, 0]
     assert observation_field(state, 3, "ship_not_owner")[4 * 4 : 4 * 4 + 4].tolist() == [0, 0, 1, 0]
@@ -338,7 +338,7 @@ def test_psm_1209_neptunes_favor_damaged_ship_gets_nothing():
     state = base_state(row=[NEPTUNES_FAVOR], deck_size=10)
     set_line(state, DEFAULT_LINE, damaged=[6])
     play(state, act.PASS_ACTION)
-    assert state.fame == [1, 0, 0, 0, 1, 0, 0, 0, 0]  # ships 0 (pos 1) and 4 (pos 5)
+    assert list(state.fame) == [1, 0, 0, 0, 1, 0, 0, 0, 0]  # ships 0 (pos 1) and 4 (pos 5)
     assert sum(state.blind_fame_cards) == 1
 
 
@@ -348,7 +348,7 @@ def test_psm_1210_spanish_loot():
     set_line(state, [3, 0, 4, 6, 5, 1, 7, 2, 8], damaged=[0, 4], fame={0: 1, 4: 3, 6: 2, 7: 1})
     discarded = state.adventure_discard[SPANISH_LOOT]
     play(state, act.PASS_ACTION)
-    assert state.fame == [0, 0, 0, 3, 3, 0, 1, 0, 0]
+    assert list(state.fame) == [0, 0, 0, 3, 3, 0, 1, 0, 0]
     assert state.adventure_discard[SPANISH_LOOT] == discarded + 1 and sum(state.blind_fame_cards) == 0  # PSM-527
     assert len(state.adventure_deck) == 9  # unchanged by the card; one revealed as the next adventure
 
@@ -396,7 +396,7 @@ def test_psm_1214_mutiny_on_an_unowned_ship():
         state.pirate_owner[unused], state.pirate_owner[7] = state.pirate_owner[7], -1
     before = (list(state.fame), list(state.revealed))
     play(state, act.PASS_ACTION)
-    assert (state.fame, state.revealed) == before
+    assert (list(state.fame), list(state.revealed)) == before
     for seat in range(4):
         assert observation_field(state, seat, "ship_not_owner")[7 * 4 : 7 * 4 + 4].tolist() == [1, 1, 1, 1]
 
@@ -482,7 +482,7 @@ def test_repair_undamages_every_ship():
     play(state, act.REPAIR_ACTION)
     # the quiet card (Kraken) then damages positions 4, 6, 8 only
     assert [j for j in range(9) if state.damaged[j]] == sorted([DEFAULT_LINE[3], DEFAULT_LINE[5], DEFAULT_LINE[7]])
-    assert state.repair_tally == [1, 0, 0, 0]
+    assert list(state.repair_tally) == [1, 0, 0, 0]
     assert act.REPAIR_ACTION in state.legal_actions()
 
 
@@ -720,14 +720,34 @@ def test_fast_observation_equals_the_reference_encoder(n, options):
 
 
 def test_observation_of_a_hand_edited_out_of_byte_value_falls_back_to_the_reference():
+    """Fame above 127 (never seen in play; the rules bound it at 232) does not fit the fast encoder's
+    int8 bytes: the observation comes from the reference encoder and is still exact."""
     state = new_state(3, 1)
-    for fame, claimed in ((300, 0), (130, 0), (5, 200)):
+    for fame, claimed in ((255, 0), (130, 0), (5, 200)):
         state.fame[4] = fame
         state.claimed[2] = claimed
         obs = state.observation(0)
         assert obs[field_slices(3)["ship_fame"]][4] == fame
         assert obs[field_slices(3)["claimed_fame"]][2] == claimed
         np.testing.assert_array_equal(obs, encode_reference(state, 0))
+
+
+def test_count_fields_refuse_values_outside_a_byte():
+    """The counts the encoder copies as bytes (fame, tallies, ...) hold 0..255; any list assigned is
+    stored as bytes, and a value that does not fit is refused with the field's name."""
+    state = new_state(3, 1)
+    state.fame = [0, 1, 2, 3, 4, 5, 6, 7, 232]
+    assert type(state.fame) is bytearray and state.fame[8] == 232
+    with pytest.raises(ValueError, match=r"PotsmState\.fame holds counts in 0\.\.255"):
+        state.fame = [300] * 9
+    with pytest.raises(ValueError, match=r"PotsmState\.claimed"):
+        state.claimed = [-1, 0, 0]
+    with pytest.raises(ValueError, match="byte must be in range"):
+        state.fame[4] = 256
+    assert list(state.fame) == [0, 1, 2, 3, 4, 5, 6, 7, 232]  # the refused writes changed nothing
+    data = state.to_dict()
+    assert data["fields"]["fame"] == [0, 1, 2, 3, 4, 5, 6, 7, 232]
+    assert type(PotsmGame.state_from_dict(data).fame) is bytearray
 
 
 def test_observation_field_contents():
@@ -745,7 +765,7 @@ def test_observation_field_contents():
     position = obs[s["ship_position"]].reshape(9, 9)
     assert [int(np.argmax(position[j])) for j in range(9)] == [state.line.index(j) for j in range(9)]
     assert obs[s["adventure_deck_size"]][0] == 29
-    assert obs[s["move_available"]].tolist() == state.move_row
+    assert obs[s["move_available"]].tolist() == list(state.move_row)
     assert obs[s["move_deck_size"]][0] == len(state.move_deck)
     assert obs[s["move_discard"]][FULL_SPEED_AHEAD] == 1
     assert obs[s["phase"]].tolist() == [1, 0]  # player_1 acts now

@@ -9,7 +9,10 @@ determinisation entry point), so a game writes only small methods named after it
 
 A state keeps its game-specific data in plain attributes listed in ``State.fields``; each must be
 JSON-safe (ints, floats, bools, strings, None, lists and str-keyed dicts of those). That single
-rule gives exact ``to_dict``/``state_from_dict`` round trips and a generic deep ``clone``.
+rule gives exact ``to_dict``/``state_from_dict`` round trips and a generic deep ``clone``. The one
+exception is a :class:`ByteCounts` field: a vector of small counts kept as a ``bytearray`` (so an
+observation encoder can copy it into its byte buffer without a per-element conversion); it is
+written as a list by ``to_dict`` and turned back into bytes by assignment.
 Nothing here imports gymnasium or pettingzoo.
 """
 
@@ -36,6 +39,35 @@ def copy_plain(value: Any) -> Any:
     scalars into ``bytes``.)
     """
     return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
+class ByteCounts:
+    """Declares a state field that holds counts in 0..255 as a ``bytearray``.
+
+    Put ``name = ByteCounts()`` in the state class. Whatever is assigned (a list, a tuple, bytes)
+    is stored as a ``bytearray``; a value outside 0..255 raises ``ValueError`` naming the field. Only
+    assignment goes through the descriptor: reads and item writes (``state.fame[3] += 1``) are plain
+    instance-dict and ``bytearray`` operations. ``to_dict`` writes the field as a list of ints.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self.where = f"{owner.__name__}.{name}"
+
+    def __set__(self, state: Any, value: Any) -> None:
+        if type(value) is not bytearray:
+            if isinstance(value, (int, str)):
+                raise ValueError(f"{self.where} holds a sequence of counts in 0..255, got {value!r}")
+            try:
+                value = bytearray(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.where} holds counts in 0..255, got {value!r}") from None
+        state.__dict__[self.name] = value
+
+
+def plain_field(value: Any) -> Any:
+    """A deep, JSON-safe copy of one state field (a ``bytearray`` becomes a list of ints)."""
+    return list(value) if type(value) is bytearray else copy_plain(value)
 
 
 class Game:
@@ -261,7 +293,7 @@ class State:
             "rng": self.rng.to_json(),
             "decisions": self.decisions,
             "truncated": self.truncated,
-            "fields": {name: copy_plain(getattr(self, name)) for name in self.fields},
+            "fields": {name: plain_field(getattr(self, name)) for name in self.fields},
         }
 
     def resample_hidden(self, seat: int, rng: Any = None) -> State:

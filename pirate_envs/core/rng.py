@@ -16,6 +16,17 @@ import numpy as np
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+# Rng.shuffle's vectorised path (numpy's fixed cost pays off above this many items)
+_VECTOR_SHUFFLE_FROM = 28
+_GOLDEN_U64 = np.uint64(_GOLDEN)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_U27, _U30, _U31, _U32 = (np.uint64(k) for k in (27, 30, 31, 32))
+_MAX_VECTOR_SHUFFLE = 4096  # the tables below; longer lists take the scalar loop
+with np.errstate(over="ignore"):
+    _GOLDEN_STEPS = _GOLDEN_U64 * np.arange(1, _MAX_VECTOR_SHUFFLE, dtype=np.uint64)
+_BOUNDS = np.arange(_MAX_VECTOR_SHUFFLE, 1, -1, dtype=np.uint64)
 
 
 class Rng:
@@ -48,10 +59,40 @@ class Rng:
         return seq[self.randrange(len(seq))]
 
     def shuffle(self, items: MutableSequence) -> None:
-        """Fisher-Yates shuffle in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = (self.next_u64() * (i + 1)) >> 64
+        """Fisher-Yates shuffle in place: swap ``i`` with ``j = (next_u64() * (i + 1)) >> 64`` for
+        ``i`` from the end down to 1."""
+        n = len(items)
+        if _VECTOR_SHUFFLE_FROM < n <= _MAX_VECTOR_SHUFFLE:
+            swaps = self._swap_indices(n)
+            for i, j in zip(range(n - 1, 0, -1), swaps):
+                items[i], items[j] = items[j], items[i]
+            return
+        z = self.state
+        for i in range(n - 1, 0, -1):  # next_u64, inlined
+            z = (z + _GOLDEN) & _MASK64
+            x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+            j = ((x ^ (x >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = z
+
+    def _swap_indices(self, n: int) -> list[int]:
+        """The ``j`` of every step of :meth:`shuffle` on ``n`` items, from the next ``n - 1`` outputs.
+
+        SplitMix64's k-th next output depends only on ``state + k * GOLDEN``, so numpy computes them
+        all at once in wrapping uint64 arithmetic (bit-identical to :meth:`next_u64`); the 128-bit
+        product's high word is taken in 32-bit halves.
+        """
+        steps = n - 1
+        # array arithmetic on uint64 wraps silently, as SplitMix64 wants
+        z = _GOLDEN_STEPS[:steps] + np.uint64(self.state)
+        z = (z ^ (z >> _U30)) * _MIX1
+        z = (z ^ (z >> _U27)) * _MIX2
+        z ^= z >> _U31
+        bound = _BOUNDS[_MAX_VECTOR_SHUFFLE - n :]  # i + 1 for i = n-1 .. 1
+        swaps = (((z >> _U32) * bound + (((z & _LOW32) * bound) >> _U32)) >> _U32).tolist()
+        self.state = (self.state + steps * _GOLDEN) & _MASK64
+        return swaps
 
     def clone(self) -> Rng:
         new = Rng.__new__(Rng)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pirate_envs.core.game import Game, State
+from pirate_envs.core.game import ByteCounts, Game, State
 from pirate_envs.core.options import Option
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
 from pirate_envs.core.rng import Rng
@@ -238,32 +238,35 @@ class PotsmState(State):
         "recent_turns",
     )
 
+    # The counts the observation shows as they are live in bytearrays (see ByteCounts): the
+    # encoder joins them into its buffer without converting element by element.
+    damaged = ByteCounts()
+    fame = ByteCounts()  # at most 232 (58 cards x 4 fame), like claimed
+    not_owner = ByteCounts()
+    claimed = ByteCounts()
+    adventure_seen = ByteCounts()
+    move_row = ByteCounts()
+    move_discard = ByteCounts()
+    move_tally = ByteCounts()  # each count at most the number of turns (<= 71)
+    repair_tally = ByteCounts()
+    accusation_tally = ByteCounts()
+
     game: PotsmGame
     line: list[int]
-    damaged: list[int]
-    fame: list[int]
     pirate_owner: list[int]
     revealed: list[int]
-    not_owner: list[int]
-    claimed: list[int]
     adventure_deck: list[int]
     adventure_row: list[int]
-    adventure_seen: list[int]
     adventure_discard: list[int]
     blind_fame_cards: list[int]
-    move_row: list[int]
     hands: list[list[int]]
     move_deck: list[int]
-    move_discard: list[int]
     start_seat: int
     current_seat: int
     phase: int
     pending_accusation: list[int]
     turn_index: int
     game_over: bool
-    move_tally: list[int]
-    repair_tally: list[int]
-    accusation_tally: list[int]
     recent_turns: list[list[int]]
 
     # --- Section 3: setup ----------------------------------------------------------------------------
@@ -275,14 +278,14 @@ class PotsmState(State):
         # PSM-301: the nine ships, shuffled, undamaged, no fame (CE1).
         self.line = list(range(9))
         rng.shuffle(self.line)
-        self.damaged = [0] * 9
-        self.fame = [0] * 9
+        self.damaged = bytearray(9)
+        self.fame = bytearray(9)
         # PSM-302 / PSM-802: the adventure deck (CE2) and the face-up current adventure (or row).
         deck = [card for card, count in enumerate(ADVENTURE_COUNTS) for _ in range(count)]
         rng.shuffle(deck)
         self.adventure_deck = deck
         self.adventure_row = []
-        self.adventure_seen = [0] * NUM_ADVENTURE_TYPES
+        self.adventure_seen = bytearray(NUM_ADVENTURE_TYPES)
         for _ in range(game.adventure_row_size):
             self._reveal_adventure()
         self.adventure_discard = [0] * NUM_ADVENTURE_TYPES
@@ -295,12 +298,12 @@ class PotsmState(State):
         for i in range(n * per_player):
             self.pirate_owner[pirates[i]] = i // per_player
         self.revealed = [0] * 9
-        self.not_owner = [0] * (9 * n)
+        self.not_owner = bytearray(9 * n)
         # PSM-304 / PSM-803: the move row (or the hands) and the move deck.
         moves = [card for card, count in enumerate(MOVE_COUNTS) for _ in range(count)]
         rng.shuffle(moves)
         self.move_deck = moves
-        self.move_row = [0] * NUM_MOVE_TYPES
+        self.move_row = bytearray(NUM_MOVE_TYPES)
         self.hands = []
         if game.move_cards_in_hand:
             for _ in range(n):
@@ -311,9 +314,9 @@ class PotsmState(State):
         else:
             for _ in range(MOVE_ROW_SIZE):
                 self.move_row[moves.pop()] += 1
-        self.move_discard = [0] * NUM_MOVE_TYPES
+        self.move_discard = bytearray(NUM_MOVE_TYPES)
         # PSM-305
-        self.claimed = [0] * n
+        self.claimed = bytearray(n)
         # PSM-306: random start seat, then clockwise.
         self.start_seat = rng.randrange(n)
         self.current_seat = self.start_seat
@@ -321,9 +324,9 @@ class PotsmState(State):
         self.pending_accusation = []
         self.turn_index = 0
         self.game_over = False
-        self.move_tally = [0] * (n * 27)
-        self.repair_tally = [0] * n
-        self.accusation_tally = [0] * (n * 9)
+        self.move_tally = bytearray(n * 27)
+        self.repair_tally = bytearray(n)
+        self.accusation_tally = bytearray(n * 9)
         self.recent_turns = []
 
     # --- copies ------------------------------------------------------------------------------------------
@@ -456,7 +459,7 @@ class PotsmState(State):
             record = self._accuse(seat, target, pirate)
             record[act.RECORD_CARD] = parameter
         elif kind == act.KIND_REPAIR:  # PSM-513
-            self.damaged = [0] * 9
+            self.damaged = bytearray(9)
             self.repair_tally[seat] += 1
             record = [seat, act.TURN_KIND_REPAIR, NO_SEAT, 0, 0, 0, 0, 0, 0, 0, 0, 0, NO_CARD]
         elif kind == act.KIND_PASS:  # PSM-518
@@ -688,7 +691,7 @@ class PotsmState(State):
             discard = self.move_discard
             for card in range(NUM_MOVE_TYPES):
                 deck += [card] * discard[card]
-            self.move_discard = [0] * NUM_MOVE_TYPES
+            self.move_discard = bytearray(NUM_MOVE_TYPES)
             self.rng.shuffle(deck)
         return deck.pop()
 

@@ -284,7 +284,8 @@ class ObservationEncoder:
         self.turn_pieces: dict[tuple, bytes] = {}
 
     def encode(self, state: PotsmState, seat: int) -> np.ndarray:
-        if max(state.fame) > BYTE_MAX or max(state.claimed) > BYTE_MAX or state.turn_index > BYTE_MAX:
+        # isascii: every byte below 128 (the counts are bytearrays, see PotsmState)
+        if not (state.fame.isascii() and state.claimed.isascii()) or state.turn_index > BYTE_MAX:
             return encode_reference(state, seat)
         try:
             buffer = self.absolute_bytes(state, seat)
@@ -336,7 +337,7 @@ class ObservationEncoder:
             move_counts = b"".join(map(bytes, hands))
             hand_sizes = bytes(map(sum, hands))
         else:
-            move_counts = bytes(state.move_row)
+            move_counts = state.move_row
             hand_sizes = self.zero_n
         if state.current_seat == seat and not state.game_over and not state.truncated:  # PSM-1075, 1076
             phase = self.phase_bytes[state.phase]
@@ -354,23 +355,23 @@ class ObservationEncoder:
         return b"".join(
             [
                 self._pirate_piece(state.pirate_owner, state.revealed),  # PSM-1060, 1064
-                bytes(state.not_owner),  # PSM-1065
+                state.not_owner,  # PSM-1065
                 b"".join(map(self.one_hot_9.__getitem__, state.line)),  # PSM-1061
-                bytes(state.damaged),  # PSM-1062
-                bytes(state.fame),  # PSM-1063
-                bytes(state.claimed),  # PSM-1066
+                state.damaged,  # PSM-1062
+                state.fame,  # PSM-1063
+                state.claimed,  # PSM-1066
                 b"".join(map(self.one_hot_24.__getitem__, row)),
                 self.zero_adventure_slots[len(row)],
                 bytes((len(state.adventure_deck), len(state.move_deck), state.turn_index)),  # PSM-1069, 1073, 1078
-                bytes(state.adventure_seen),  # PSM-1070
+                state.adventure_seen,  # PSM-1070
                 move_counts,
                 hand_sizes,
-                bytes(state.move_discard),  # PSM-1074
+                state.move_discard,  # PSM-1074
                 phase,
                 self.one_hot_n[state.start_seat],  # PSM-1077
-                bytes(state.move_tally),  # PSM-1079
-                bytes(state.repair_tally),  # PSM-1080
-                bytes(state.accusation_tally),  # PSM-1081
+                state.move_tally,  # PSM-1079
+                state.repair_tally,  # PSM-1080
+                state.accusation_tally,  # PSM-1081
                 *turns,
             ]
         )
