@@ -64,7 +64,7 @@ class Rng:
         n = len(items)
         if _VECTOR_SHUFFLE_FROM < n <= _MAX_VECTOR_SHUFFLE:
             swaps = self._swap_indices(n)
-            for i, j in zip(range(n - 1, 0, -1), swaps):
+            for i, j in zip(range(n - 1, 0, -1), swaps, strict=True):
                 items[i], items[j] = items[j], items[i]
             return
         z = self.state
