@@ -12,7 +12,8 @@ Single process, one core. Every cell is measured in ``--rounds`` rounds of ``--s
 shows the best round, then the median in brackets. On a shared VM the speed of a core swings by up
 to 2x from second to second (the same fixed work measured 22k-44k decisions/s in consecutive runs),
 so the best round is the figure of the code's own speed (as ``timeit`` reports the minimum time) and
-the median says how much the neighbours took. Prints a table; no assertions.
+the median says how much the neighbours took. The rounds go round-robin over all cells, so each
+cell's rounds are spread over the whole run. Prints a table; no assertions.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -64,10 +66,9 @@ def aec_rate(make_env, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def best_and_median(measure, rounds: int) -> tuple[float, float]:
-    """Run ``measure()`` ``rounds`` times; the best and the median rate."""
-    rates = sorted(measure() for _ in range(rounds))
-    return rates[-1], statistics.median(rates)
+def summary(rates: list[float]) -> tuple[float, float]:
+    """The best and the median of a cell's rounds."""
+    return max(rates), statistics.median(rates)
 
 
 def cell(rates: tuple[float, float]) -> str:
@@ -75,16 +76,16 @@ def cell(rates: tuple[float, float]) -> str:
     return f"{best:,.0f} [{median:,.0f}]"
 
 
-def reference_rates(seconds: float, rounds: int) -> dict[str, tuple[float, float]]:
-    rates = {}
+def reference_cells(seconds: float) -> dict[str, Callable[[], float]]:
     try:
         from pettingzoo.classic import connect_four_v3, texas_holdem_v4
     except ImportError as exc:  # the bench extra is not installed
         print(f"(PettingZoo references skipped: {exc}; install with pip install -e '.[bench]')")
-        return rates
-    rates["texas_holdem_v4"] = best_and_median(lambda: aec_rate(texas_holdem_v4.env, seconds), rounds)
-    rates["connect_four_v3"] = best_and_median(lambda: aec_rate(connect_four_v3.env, seconds), rounds)
-    return rates
+        return {}
+    return {
+        "texas_holdem_v4": lambda: aec_rate(texas_holdem_v4.env, seconds),
+        "connect_four_v3": lambda: aec_rate(connect_four_v3.env, seconds),
+    }
 
 
 def main() -> None:
@@ -96,21 +97,37 @@ def main() -> None:
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be >= 1 and --seconds > 0")
 
-    refs = reference_rates(args.seconds, args.rounds)
-    holdem = refs.get("texas_holdem_v4")
-    print(f"decisions/s, best of {args.rounds} rounds of {args.seconds:g} s [median]")
-    print(f"{'env':<28}{'engine+obs':>20}{'AEC env':>20}{'AEC / holdem':>14}")
+    refs = reference_cells(args.seconds)
+    cells: dict[tuple[str, str], Callable[[], float]] = {}
+    rows = []
     for env_id in args.games:
         game_cls = game_class(env_id)
         for n in game_cls.player_counts:
             game = game_cls(num_players=n)
-            eng = best_and_median(lambda game=game: engine_rate(game, args.seconds), args.rounds)
+            row = f"{env_id} ({n}p)"
+            rows.append(row)
+            cells[row, "engine"] = lambda game=game: engine_rate(game, args.seconds)
             make_env = lambda env_id=env_id, n=n: pirate_envs.make(env_id, num_players=n)  # noqa: E731
-            aec = best_and_median(lambda make_env=make_env: aec_rate(make_env, args.seconds), args.rounds)
-            ratio = f"{aec[0] / holdem[0]:.1f}x" if holdem else "-"
-            print(f"{env_id + f' ({n}p)':<28}{cell(eng):>20}{cell(aec):>20}{ratio:>14}")
-    for name, rates in refs.items():
-        print(f"{name + ' (PettingZoo)':<28}{'-':>20}{cell(rates):>20}{'':>14}")
+            cells[row, "aec"] = lambda make_env=make_env: aec_rate(make_env, args.seconds)
+    for name, measure in refs.items():
+        cells[name, "aec"] = measure
+    # Round-robin: every round measures every cell once, so a cell's rounds are spread over the
+    # whole run instead of falling into one slow stretch of the machine.
+    rates: dict[tuple[str, str], list[float]] = {key: [] for key in cells}
+    for _ in range(args.rounds):
+        for key, measure in cells.items():
+            rates[key].append(measure())
+    result = {key: summary(values) for key, values in rates.items()}
+
+    holdem = result.get(("texas_holdem_v4", "aec"))
+    print(f"decisions/s, best of {args.rounds} rounds of {args.seconds:g} s [median]")
+    print(f"{'env':<28}{'engine+obs':>20}{'AEC env':>20}{'AEC / holdem':>14}")
+    for row in rows:
+        eng, aec = result[row, "engine"], result[row, "aec"]
+        ratio = f"{aec[0] / holdem[0]:.1f}x" if holdem else "-"
+        print(f"{row:<28}{cell(eng):>20}{cell(aec):>20}{ratio:>14}")
+    for name in refs:
+        print(f"{name + ' (PettingZoo)':<28}{'-':>20}{cell(result[name, 'aec']):>20}{'':>14}")
 
 
 if __name__ == "__main__":
