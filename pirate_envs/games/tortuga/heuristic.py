@@ -35,6 +35,11 @@ from pirate_envs.games.tortuga.observation import PLAYER_BLOCK, field_slices
 (CURRENT_TARGET, CURRENT_DEST, MUTINY_SHIP, BRAWL_TARGET, SPY_TARGET, MAP_GIVE) = range(8, 14)
 
 
+def _argmax(values: list[float]) -> int:
+    """Index of the first largest entry (numpy's argmax on a list)."""
+    return values.index(max(values))
+
+
 class HeuristicPolicy:
     """Heuristic bot for ``tortuga_v0`` (any player count and options)."""
 
@@ -50,16 +55,20 @@ class HeuristicPolicy:
 
     # --- reading the observation -------------------------------------------------------------------
     def _read(self, obs: np.ndarray) -> dict:
+        # Plain Python on lists: the fields are a few dozen small numbers, where numpy's per-call
+        # cost dominated (argmax per seat). Every entry read here is an integer count or a 0/1 flag.
         n = self.n
-        players = obs[self.sl["players"]].reshape(n, PLAYER_BLOCK)
-        pos = players[:, 0:8].argmax(axis=1)
-        role = players[:, 8:16].argmax(axis=1)
-        known = players[:, 17:21]
-        nations = [int(np.argmax(known[k, 1:])) if known[k, 0] == 0 else -1 for k in range(n)]
-        vs = obs[self.sl["vote_stats"]]
-        yes_by = vs[: n * n].reshape(n, n)
-        yes_vs = vs[n * n : 2 * n * n].reshape(n, n)
-        initiated = vs[2 * n * n : 2 * n * n + n]
+        sl = self.sl
+        players = obs[sl["players"]].tolist()
+        pos, role, nations, wealth = [], [], [], []
+        for k in range(n):
+            row = players[k * PLAYER_BLOCK : (k + 1) * PLAYER_BLOCK]
+            pos.append(_argmax(row[0:8]))
+            role.append(_argmax(row[8:16]))
+            nations.append(_argmax(row[18:21]) if row[17] == 0 else -1)
+            wealth.append(row[21] + row[23] + 2 * row[24] + row[25])
+        vs = obs[sl["vote_stats"]].tolist()
+        initiated_by_me = vs[2 * n * n]
         mine = nations[0]
         unknown = [k for k in range(1, n) if nations[k] < 0]
         left = self.composition[mine] - sum(1 for k in range(n) if nations[k] == mine)
@@ -74,19 +83,20 @@ class HeuristicPolicy:
                 friend.append(prior)
             else:
                 logit = math.log(prior / (1 - prior))
-                logit += 0.5 * (2 * yes_by[k, 0] - initiated[0]) - 0.7 * yes_vs[k, 0]
-                logit += 0.8 * min(0.0, float(players[k, 23]))  # k stole from me
+                # k's yes votes on my votes, and k's yes votes against me
+                logit += 0.5 * (2 * vs[k * n] - initiated_by_me) - 0.7 * vs[n * n + k * n]
+                logit += 0.8 * min(0.0, players[k * PLAYER_BLOCK + 23])  # k stole from me
                 friend.append(1 / (1 + math.exp(-logit)))
-        counts = obs[self.sl["counts"]]
+        counts = sl["counts"].start
         return {
             "pos": pos,
             "role": role,
             "friend": friend,
-            "wealth": players[:, 21] + players[:, 23] + 2 * players[:, 24] + players[:, 25],
-            "galleon": counts[0],
-            "deck": counts[2],
-            "own_hoard": obs[self.sl["own"].start],
-            "phase": int(np.argmax(obs[:14])),
+            "wealth": wealth,
+            "galleon": float(obs[counts]),
+            "deck": float(obs[counts + 2]),
+            "own_hoard": float(obs[sl["own"].start]),
+            "phase": _argmax(obs[:14].tolist()),
         }
 
     # --- policy ----------------------------------------------------------------------------------------
@@ -173,11 +183,11 @@ class HeuristicPolicy:
     def _want(self, obs: np.ndarray, info: dict) -> bool:
         """Does the vote in progress (current_vote) help my nation if it passes?"""
         n = self.n
-        cv = obs[self.sl["current_vote"]]
-        kind = int(np.argmax(cv[:4]))
-        initiator = int(np.argmax(cv[4 : 4 + n]))
+        cv = obs[self.sl["current_vote"]].tolist()
+        kind = _argmax(cv[:4])
+        initiator = _argmax(cv[4 : 4 + n])
         target_vec = cv[4 + n : 4 + 2 * n]
-        target = int(np.argmax(target_vec)) if target_vec.any() else -1
+        target = _argmax(target_vec) if any(target_vec) else -1
         friend = info["friend"]
         if kind == V_ATTACK:
             participants = [k for k in range(n) if cv[4 + 2 * n + k]]
