@@ -340,8 +340,8 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
 SHORTFALLS = {
     ("potsm_v0", "heuristic"): "potsm_v0 wins 0.112 of 1000 games vs 3 heuristic bots (target 0.35)",
     ("dead_mans_draw_v0", "heuristic"): "dead_mans_draw_v0 wins 0.449 of 1000 games vs the heuristic (target 0.6)",
-    ("tortuga_v0", "random"): "tortuga_v0's nation wins 0.604 of 1000 games vs random seats (target 0.733)",
-    ("tortuga_v0", "heuristic"): "tortuga_v0's nation wins 0.227 of 1000 games vs heuristic seats (target 0.433)",
+    ("tortuga_v0", "random"): "tortuga_v0's nation wins 0.602 of 1000 games vs random seats (target 0.733)",
+    ("tortuga_v0", "heuristic"): "tortuga_v0's nation wins 0.214 of 1000 games vs heuristic seats (target 0.433)",
 }
 
 
