@@ -6,7 +6,7 @@ For every registered game and player count it measures
 and, in the same run, PettingZoo's ``texas_holdem_v4`` and ``connect_four_v3`` through the same
 AEC loop (they need the ``bench`` extra: rlcard, pygame).
 
-    python benchmarks/throughput.py [--seconds 1] [--rounds 5] [--games potsm_v0 ...]
+    python benchmarks/throughput.py [--seconds 0.5] [--rounds 10] [--games potsm_v0 ...]
 
 Single process, one core. Every cell is measured in ``--rounds`` rounds of ``--seconds`` each and
 shows the best round, then the median in brackets. On a shared VM the speed of a core swings by up
@@ -90,8 +90,8 @@ def reference_cells(seconds: float) -> dict[str, Callable[[], float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of one measuring round")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds per cell (best and median shown)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="length of one measuring round")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds per cell (best and median shown)")
     parser.add_argument("--games", nargs="*", default=list(pirate_envs.ENV_IDS), help="env ids to measure")
     args = parser.parse_args()
     if args.rounds < 1 or args.seconds <= 0:
