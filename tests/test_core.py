@@ -42,6 +42,22 @@ def test_rng_is_uniform_enough():
     assert all(abs(c - 6_000) < 330 for c in firsts.values()), firsts
 
 
+@pytest.mark.parametrize("length", [0, 1, 2, 9, 28, 29, 58, 60, 300, 4096, 4097])
+def test_rng_shuffle_is_fisher_yates_on_next_u64_at_every_length(length):
+    """Long lists take a vectorised path; every length must give the plain loop's order and leave
+    the generator where ``n - 1`` draws leave it (seeded games depend on both)."""
+    for seed in (0, 1, 2**64 - 1, 123456789):
+        fast, slow = Rng(seed), Rng(seed)
+        items = list(range(length))
+        fast.shuffle(items)
+        expected = list(range(length))
+        for i in range(length - 1, 0, -1):
+            j = (slow.next_u64() * (i + 1)) >> 64
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected
+        assert fast.state == slow.state
+
+
 def test_rng_ignores_global_state():
     random.seed(1)
     np.random.seed(1)
