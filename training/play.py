@@ -27,7 +27,6 @@ import numpy as np
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.policy import choose_action as bot_action
 from training.inputs import EXIT_USAGE, InputError, add_game_arguments, load_policy, make_game, parse_options
-from training.stats import winners_of
 
 QUIT_WORDS = ("q", "quit", "exit")
 VIEW_WORDS = ("v", "view")
@@ -144,7 +143,7 @@ def play_game(
 
 def _finish(state: Any, seat: int, actions: list[int], seed: int, print_fn: Callable[..., None]) -> dict:
     scores = [float(s) for s in state.scores()]
-    winners = winners_of(state)
+    winners = state.winners()
     print_fn("")
     print_fn(state.render(viewer=seat))
     print_fn("Final scores:")

@@ -3,8 +3,6 @@
 Everything here is game-agnostic and works on plain per-game records (returns, scores, the
 winner seats), so it can be unit-tested without playing a game.
 
-- :func:`winners_of` — who won a finished state (``state.winners()``: several seats for team
-  wins, none for a truncated game).
 - :func:`placements` — 1-based finishing places per seat, by return then score (ties share).
 - :func:`wilson_interval` — the Wilson score interval of a binomial proportion.
 - :func:`openskill_ratings` — Plackett-Luce ratings of policies from a sequence of games.
@@ -14,14 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from math import sqrt
-from typing import Any
 
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile
-
-
-def winners_of(state: Any) -> list[int]:
-    """Winning seats of a terminal ``state`` (the engine's ``winners()``; empty when truncated)."""
-    return list(state.winners())
 
 
 def placements(returns: Sequence[float], scores: Sequence[float], winners: Sequence[int] = ()) -> list[int]:

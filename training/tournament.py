@@ -37,7 +37,7 @@ import numpy as np
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.policy import choose_action
 from training.inputs import InputError, load_policy, make_game, policy_label
-from training.stats import openskill_ratings, placements, wilson_interval, winners_of
+from training.stats import openskill_ratings, placements, wilson_interval
 
 # --- seating and seeding ------------------------------------------------------------------------
 
@@ -86,7 +86,7 @@ def play_seated_game(
             raise IllegalActionError(f"policy {who} (seat {seat}) chose an illegal action: {exc}") from exc
     returns = [float(r) for r in state.returns()]
     scores = [float(s) for s in state.scores()]
-    winners = winners_of(state)
+    winners = state.winners()
     return {
         "game": game_index,
         "seats": list(seats),

@@ -326,12 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         config, run_dir, resume = prepare_run(args.config, args.overrides, args.resume)
+        train(config, run_dir, resume)  # may still find one once the model is built (run.init_from's network)
     except ConfigError as err:
-        print(f"config error: {err}", file=sys.stderr)
-        return 2
-    try:
-        train(config, run_dir, resume)
-    except ConfigError as err:  # found once the model is built (run.init_from's network)
         print(f"config error: {err}", file=sys.stderr)
         return 2
     return 0

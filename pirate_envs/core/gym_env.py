@@ -291,7 +291,8 @@ class PirateGymEnv(gymnasium.Env):
                 raise IllegalActionError(f"{self.env_id}: opponent {policy!r} at seat {seat}: {err}") from None
 
     def _final_info(self, state: State) -> dict[str, Any]:
-        winners = winning_seats(state)
+        # the engine's winners: none after truncation or when a game ends without one (TOR-705)
+        winners = state.winners()
         return {
             "scores": [float(s) for s in state.scores()],
             "returns": [float(r) for r in state.returns()],
@@ -325,9 +326,3 @@ class PirateGymEnv(gymnasium.Env):
 
     def __repr__(self) -> str:
         return f"PirateGymEnv({self.env_id!r}, seat={self.seat_option!r}, num_players={self.num_players})"
-
-
-def winning_seats(state: State) -> list[int]:
-    """Winners of a finished game (``State.winners()``): none after truncation, and none when a game
-    ends without a winner (Tortuga, TOR-705) — never "everybody" because every return is -1."""
-    return list(state.winners())
