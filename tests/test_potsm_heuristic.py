@@ -6,6 +6,8 @@ each one states exactly what the bot sees.
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -175,6 +177,27 @@ def test_only_legal_actions(n, variant):
             state.apply_action(action)
         assert not state.is_truncated()
     assert calls > 50
+
+
+def test_decisions_are_pinned():
+    """Every choice of the bot in 12 seeded self-play games (2-4 players, both variants), as one fingerprint.
+
+    A speed-up of the bot must not change a single decision; a deliberate change of its play (weights,
+    rules) updates the fingerprint here and says so.
+    """
+    digest = hashlib.sha256()
+    for n, variant in [(2, "base"), (3, "upcoming"), (4, "base"), (4, "hand")]:
+        game = potsm_game(n, **VARIANTS[variant])
+        bot = HeuristicPolicy(game)
+        for seed in range(3):
+            state = game.new_initial_state(seed)
+            rng = np.random.default_rng(seed)
+            while not state.is_terminal():
+                seat = state.current_player()
+                action = bot.act(state.observation(seat), state.legal_action_mask(), rng)
+                digest.update(f"{action},".encode())
+                state.apply_action(action)
+    assert digest.hexdigest()[:16] == "44947153fbad910d"
 
 
 def test_public_entry_points():
