@@ -4,9 +4,11 @@ For every registered game and player count it measures
   (a) the rules engine: ``legal_actions`` + the acting seat's ``observation`` + ``apply_action``;
   (b) the wrapped PettingZoo AEC env (``env()``): ``last()`` + ``step`` with a masked random action;
 and, in the same run, PettingZoo's ``texas_holdem_v4`` and ``connect_four_v3`` through the same
-AEC loop (they need the ``bench`` extra: rlcard, pygame).
+AEC loop (they need the ``bench`` extra: rlcard, pygame). ``--bots`` adds (c): the game's heuristic
+bot, ``act`` on 1,000 recorded decision points of games it played against itself (one move in five
+random, for variety) — the cost that dominates training against it.
 
-    python benchmarks/throughput.py [--seconds 0.5] [--rounds 10] [--games potsm_v0 ...]
+    python benchmarks/throughput.py [--seconds 0.5] [--rounds 10] [--games potsm_v0 ...] [--bots]
 
 Single process, one core. Every cell is measured in ``--rounds`` rounds of ``--seconds`` each and
 shows the best round, then the median in brackets. On a shared VM the speed of a core swings by up
@@ -66,6 +68,35 @@ def aec_rate(make_env, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
+def bot_points(game, count: int = 1000) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(observation, mask) of ``count`` decisions with a choice, from games the heuristic plays in every seat."""
+    bot = pirate_envs.make_heuristic(game.game_id, game.num_players)
+    rng, pick = np.random.default_rng(0), random.Random(0)
+    points, seed = [], 0
+    while len(points) < count:
+        state = game.new_initial_state(seed)
+        seed += 1
+        while not state.is_terminal() and len(points) < count:
+            observation, mask = state.observation(state.current_player()), state.legal_action_mask()
+            if mask.sum() > 1:
+                points.append((observation, mask))
+            action = bot.act(observation, mask, rng) if pick.random() < 0.8 else pick.choice(state.legal_actions())
+            state.apply_action(action)
+    return points
+
+
+def bot_rate(bot, points: list[tuple[np.ndarray, np.ndarray]], seconds: float) -> float:
+    rng = np.random.default_rng(0)
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(50):
+            observation, mask = points[decisions % len(points)]
+            bot.act(observation, mask, rng)
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
 def summary(rates: list[float]) -> tuple[float, float]:
     """The best and the median of a cell's rounds."""
     return max(rates), statistics.median(rates)
@@ -93,6 +124,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one measuring round")
     parser.add_argument("--rounds", type=int, default=10, help="rounds per cell (best and median shown)")
     parser.add_argument("--games", nargs="*", default=list(pirate_envs.ENV_IDS), help="env ids to measure")
+    parser.add_argument("--bots", action="store_true", help="also measure each game's heuristic bot (decisions/s)")
     args = parser.parse_args()
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be >= 1 and --seconds > 0")
@@ -109,6 +141,9 @@ def main() -> None:
             cells[row, "engine"] = lambda game=game: engine_rate(game, args.seconds)
             make_env = lambda env_id=env_id, n=n: pirate_envs.make(env_id, num_players=n)  # noqa: E731
             cells[row, "aec"] = lambda make_env=make_env: aec_rate(make_env, args.seconds)
+            if args.bots:
+                bot, points = pirate_envs.make_heuristic(env_id, n), bot_points(game)
+                cells[row, "bot"] = lambda bot=bot, points=points: bot_rate(bot, points, args.seconds)
     for name, measure in refs.items():
         cells[name, "aec"] = measure
     # Round-robin: every round measures every cell once, so a cell's rounds are spread over the
@@ -121,11 +156,13 @@ def main() -> None:
 
     holdem = result.get(("texas_holdem_v4", "aec"))
     print(f"decisions/s, best of {args.rounds} rounds of {args.seconds:g} s [median]")
-    print(f"{'env':<28}{'engine+obs':>20}{'AEC env':>20}{'AEC / holdem':>14}")
+    bots = f"{'heuristic bot':>20}" if args.bots else ""
+    print(f"{'env':<28}{'engine+obs':>20}{'AEC env':>20}{'AEC / holdem':>14}{bots}")
     for row in rows:
         eng, aec = result[row, "engine"], result[row, "aec"]
         ratio = f"{aec[0] / holdem[0]:.1f}x" if holdem else "-"
-        print(f"{row:<28}{cell(eng):>20}{cell(aec):>20}{ratio:>14}")
+        bot = f"{cell(result[row, 'bot']):>20}" if args.bots else ""
+        print(f"{row:<28}{cell(eng):>20}{cell(aec):>20}{ratio:>14}{bot}")
     for name in refs:
         print(f"{name + ' (PettingZoo)':<28}{'-':>20}{cell(result[name, 'aec']):>20}{'':>14}")
 
