@@ -68,9 +68,8 @@ def aec_rate(make_env, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def bot_points(game, count: int = 1000) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(observation, mask) of ``count`` decisions with a choice, from games the heuristic plays in every seat."""
-    bot = pirate_envs.make_heuristic(game.game_id, game.num_players)
+def bot_points(game, bot, count: int = 1000) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(observation, mask) of ``count`` decisions with a choice, from games ``bot`` plays in every seat."""
     rng, pick = np.random.default_rng(0), random.Random(0)
     points, seed = [], 0
     while len(points) < count:
@@ -142,7 +141,8 @@ def main() -> None:
             make_env = lambda env_id=env_id, n=n: pirate_envs.make(env_id, num_players=n)  # noqa: E731
             cells[row, "aec"] = lambda make_env=make_env: aec_rate(make_env, args.seconds)
             if args.bots:
-                bot, points = pirate_envs.make_heuristic(env_id, n), bot_points(game)
+                bot = pirate_envs.make_heuristic(env_id, n)
+                points = bot_points(game, bot)
                 cells[row, "bot"] = lambda bot=bot, points=points: bot_rate(bot, points, args.seconds)
     for name, measure in refs.items():
         cells[name, "aec"] = measure

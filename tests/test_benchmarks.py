@@ -21,5 +21,5 @@ def test_throughput_script_prints_every_cell():
     assert "heuristic bot" in out
     rows = [line for line in out.splitlines() if line.startswith("potsm_v0 (")]
     assert [row.split()[1] for row in rows] == ["(2p)", "(3p)", "(4p)"]
-    for row in rows:  # engine, AEC env, ratio or "-", bot: each cell "best [median]"
+    for row in rows:  # engine, AEC env and bot cells read "best [median]"; the ratio has no brackets
         assert row.count("[") == 3, row
