@@ -143,7 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--policies",
         nargs="+",
         metavar="SPEC",
-        help="random | heuristic | ismcts[:iterations=N,rollout=heuristic,...] | PATH.zip, 1 or more",
+        help=(
+            "random | heuristic | ismcts[:iterations=N,rollout=heuristic,...] | flatmc[:rollouts=N] | PATH.zip, "
+            "1 or more"
+        ),
     )
     mode.add_argument("--checkpoint", metavar="PATH", help="evaluate this checkpoint against each --vs kind")
     parser.add_argument("--vs", nargs="+", default=["random", "heuristic"], metavar="SPEC", help="opponent kinds")

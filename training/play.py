@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=["heuristic"],
         metavar="SPEC",
         help=(
-            "random | heuristic | ismcts[:k=v,...] | PATH.zip: one for all other seats, "
+            "random | heuristic | ismcts[:k=v,...] | flatmc[:k=v,...] | PATH.zip: one for all other seats, "
             "or one per other seat (default heuristic)"
         ),
     )

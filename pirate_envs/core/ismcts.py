@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from pirate_envs.core.rng import Rng
+from pirate_envs.core.rollout import ROLLOUTS, StateSearchBot, parse_spec, play_out, rollout_bot
 
-ROLLOUTS = ("random", "heuristic")
+__all__ = ["ROLLOUTS", "ISMCTSPolicy", "parse_ismcts_spec"]
 
 
 class _Node:
@@ -44,7 +45,7 @@ class _Node:
         self.total = 0.0  # sum of the returns of the seat that chose the action leading here
 
 
-class ISMCTSPolicy:
+class ISMCTSPolicy(StateSearchBot):
     """The IS-MCTS bot. It needs the game state, so callers use :func:`pirate_envs.core.policy.choose_action`.
 
     ``iterations`` bounds the search; ``time_budget`` (seconds per move), when given, stops it
@@ -53,8 +54,6 @@ class ISMCTSPolicy:
     heuristic bot, which needs ``game``). With the same ``rng`` seed and iteration budget the
     bot's choice is reproducible.
     """
-
-    needs_state = True
 
     def __init__(
         self,
@@ -70,19 +69,11 @@ class ISMCTSPolicy:
             raise ValueError(f"ISMCTSPolicy: time_budget must be a number of seconds > 0 or None, got {time_budget!r}")
         if not isinstance(exploration, (int, float)) or exploration < 0:
             raise ValueError(f"ISMCTSPolicy: exploration must be a number >= 0, got {exploration!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"ISMCTSPolicy: rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if rollout == "heuristic" and game is None:
-            raise ValueError("ISMCTSPolicy: rollout='heuristic' needs the game (to build its heuristic bot)")
+        self._heuristic = rollout_bot(game, rollout, "ISMCTSPolicy")
         self.iterations = int(iterations)
         self.time_budget = None if time_budget is None else float(time_budget)
         self.exploration = float(exploration)
         self.rollout = rollout
-        self._heuristic = None
-        if rollout == "heuristic":
-            from pirate_envs.core.registry import env_module
-
-            self._heuristic = env_module(game.game_id).HeuristicPolicy(game)
         self.name = f"ismcts-{self.iterations}" + ("" if rollout == "random" else "-h")
         self.last_iterations = 0  # iterations done by the last search (for benchmarks)
 
@@ -91,13 +82,6 @@ class ISMCTSPolicy:
         return (
             f"ISMCTSPolicy(iterations={self.iterations}{budget}, exploration={self.exploration}, "
             f"rollout={self.rollout!r})"
-        )
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        raise TypeError(
-            "ISMCTSPolicy searches over the game state and cannot act from an observation alone; "
-            "call pirate_envs.core.policy.choose_action(policy, state, seat, rng) "
-            "(training.evaluate, training.play and make_gym do this)"
         )
 
     def act_state(self, state: Any, seat: int, action_mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -151,7 +135,7 @@ class ISMCTSPolicy:
                 node = children[action]
                 det.apply_action(action)
                 path.append((node, player))
-            returns = self._rollout(det, rng)
+            returns = play_out(det, rng, self._heuristic)
             for child, player in path:
                 child.visits += 1
                 child.total += returns[player]
@@ -160,36 +144,8 @@ class ISMCTSPolicy:
         self.last_iterations = done
         return root
 
-    def _rollout(self, det: Any, rng: Rng) -> list[float]:
-        if self._heuristic is None:
-            while not det.is_terminal():
-                legal = det.legal_actions()
-                det.apply_action(legal[rng.randrange(len(legal))])
-        else:
-            policy_rng = np.random.default_rng(rng.next_u64())
-            act = self._heuristic.act
-            while not det.is_terminal():
-                player = det.current_player()
-                det.apply_action(act(det.observation(player), det.legal_action_mask(), policy_rng))
-        return det.returns()
-
 
 def parse_ismcts_spec(spec: str, game: Any = None) -> ISMCTSPolicy:
     """``"ismcts"`` or ``"ismcts:iterations=800,rollout=heuristic,exploration=1.0,time_budget=1"``."""
-    name, _, params = spec.partition(":")
-    if name != "ismcts":
-        raise ValueError(f"not an ismcts spec: {spec!r}")
     kinds = {"iterations": int, "time_budget": float, "exploration": float, "rollout": str}
-    kwargs: dict[str, Any] = {}
-    for pair in filter(None, (p.strip() for p in params.split(","))):
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or key not in kinds:
-            raise ValueError(
-                f"bad ismcts parameter {pair!r} in {spec!r}; expected key=value with key one of {sorted(kinds)}"
-            )
-        try:
-            kwargs[key] = kinds[key](value.strip())
-        except ValueError:
-            raise ValueError(f"ismcts parameter {key} needs a {kinds[key].__name__}, got {value!r}") from None
-    return ISMCTSPolicy(game, **kwargs)
+    return ISMCTSPolicy(game, **parse_spec(spec, "ismcts", kinds))

@@ -49,6 +49,7 @@ POLICY_KINDS = (
     "random",
     "heuristic",
     "ismcts[:iterations=N,rollout=random|heuristic,exploration=C,time_budget=S]",
+    "flatmc[:rollouts=N,rollout=heuristic|random]",
     "a checkpoint path (.zip)",
     "a Policy object",
     "a callable",
@@ -86,8 +87,9 @@ def choose_action(policy: Policy, state, seat: int, rng: np.random.Generator) ->
 def resolve_policy(spec, env_id: str, num_players: int | None = None, **options) -> Policy:
     """Turn an opponent/player spec into a :class:`Policy` for ``env_id``.
 
-    ``spec`` is ``"random"``, ``"heuristic"``, ``"ismcts"`` (optionally with parameters, see
-    :func:`pirate_envs.core.ismcts.parse_ismcts_spec`), a path to a MaskablePPO checkpoint
+    ``spec`` is ``"random"``, ``"heuristic"``, ``"ismcts"`` or ``"flatmc"`` (optionally with
+    parameters, see :func:`pirate_envs.core.ismcts.parse_ismcts_spec` and
+    :func:`pirate_envs.core.flatmc.parse_flatmc_spec`), a path to a MaskablePPO checkpoint
     (``.zip``), an object with ``act``, or a callable ``f(observation, action_mask, rng)``.
     """
     from pathlib import Path
@@ -104,6 +106,11 @@ def resolve_policy(spec, env_id: str, num_players: int | None = None, **options)
             from pirate_envs.core.registry import game_class
 
             return parse_ismcts_spec(spec, game_class(env_id)(num_players=num_players, **options))
+        if spec == "flatmc" or spec.startswith("flatmc:"):
+            from pirate_envs.core.flatmc import parse_flatmc_spec
+            from pirate_envs.core.registry import game_class
+
+            return parse_flatmc_spec(spec, game_class(env_id)(num_players=num_players, **options))
         if Path(spec).is_dir():  # an RLlib checkpoint (needs the rllib extra); SB3 ones are .zip files
             from pirate_envs.core.interop import rllib_checkpoint_policy
 
