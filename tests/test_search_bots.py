@@ -147,16 +147,6 @@ def test_act_without_state_explains_what_to_call(bot):
         ("ismcts:rollout=greedy", "rollout must be one of"),
         ("ismcts:depth=3", "key one of"),
         ("ismcts:time_budget=-1", "time_budget must be"),
-    ],
-)
-def test_bad_specs_name_the_parameter(spec, message):
-    with pytest.raises(ValueError, match=message):
-        parse_ismcts_spec(spec, game_class(ENV_IDS[0])())
-
-
-@pytest.mark.parametrize(
-    ("spec", "message"),
-    [
         ("flatmc:rollouts=0", "rollouts must be an int >= 1"),
         ("flatmc:rollouts=many", "needs a int"),
         ("flatmc:rollout=greedy", "rollout must be one of"),
@@ -164,9 +154,12 @@ def test_bad_specs_name_the_parameter(spec, message):
         ("flatmc:rollouts", "expected key=value"),
     ],
 )
-def test_bad_flatmc_specs_name_the_parameter(spec, message):
+def test_bad_specs_name_the_parameter(spec, message):
+    parse = parse_ismcts_spec if spec.startswith("ismcts") else parse_flatmc_spec
     with pytest.raises(ValueError, match=message):
-        parse_flatmc_spec(spec, game_class(ENV_IDS[0])())
+        parse(spec, game_class(ENV_IDS[0])())
+    with pytest.raises(ValueError, match=message):  # the same message wherever a spec is accepted
+        resolve_policy(spec, ENV_IDS[0])
 
 
 def test_flatmc_heuristic_rollouts_need_the_game():
