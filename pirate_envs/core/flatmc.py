@@ -29,9 +29,8 @@ class FlatMCPolicy(StateSearchBot):
     ``rollouts`` playouts per legal action; ``rollout`` is ``"heuristic"`` (the game's heuristic
     bot plays every seat, the default) or ``"random"``. Ties go to the heuristic bot's own choice
     when it is among the best (so the search departs from the bot only on evidence), else to the
-    lowest action index. With
-    the same ``rng`` seed the choice is reproducible; ``last_values`` holds the mean return of
-    each action at the last decision.
+    lowest action index. With the same ``rng`` seed the choice is reproducible; ``last_values``
+    holds the mean return of each action at the last decision.
     """
 
     def __init__(self, game: Any = None, rollouts: int = 40, rollout: str = "heuristic") -> None:

@@ -101,16 +101,13 @@ def resolve_policy(spec, env_id: str, num_players: int | None = None, **options)
             return RandomPolicy()
         if spec == "heuristic":
             return make_heuristic(env_id, num_players, **options)
-        if spec == "ismcts" or spec.startswith("ismcts:"):
+        if spec.partition(":")[0] in ("ismcts", "flatmc"):
+            from pirate_envs.core.flatmc import parse_flatmc_spec
             from pirate_envs.core.ismcts import parse_ismcts_spec
             from pirate_envs.core.registry import game_class
 
-            return parse_ismcts_spec(spec, game_class(env_id)(num_players=num_players, **options))
-        if spec == "flatmc" or spec.startswith("flatmc:"):
-            from pirate_envs.core.flatmc import parse_flatmc_spec
-            from pirate_envs.core.registry import game_class
-
-            return parse_flatmc_spec(spec, game_class(env_id)(num_players=num_players, **options))
+            parse = parse_ismcts_spec if spec.startswith("ismcts") else parse_flatmc_spec
+            return parse(spec, game_class(env_id)(num_players=num_players, **options))
         if Path(spec).is_dir():  # an RLlib checkpoint (needs the rllib extra); SB3 ones are .zip files
             from pirate_envs.core.interop import rllib_checkpoint_policy
 
