@@ -18,6 +18,8 @@ from pirate_envs.core.flatmc import FlatMCPolicy, parse_flatmc_spec
 from pirate_envs.core.ismcts import ISMCTSPolicy, parse_ismcts_spec
 from pirate_envs.core.policy import choose_action, resolve_policy
 from pirate_envs.core.registry import game_class
+from pirate_envs.games.dead_mans_draw import actions as act
+from pirate_envs.games.dead_mans_draw.scenario import scenario
 from training.tournament import run_tournament
 
 ENV_IDS = list(pirate_envs.ENV_IDS)
@@ -103,10 +105,10 @@ def test_same_seed_same_choice_and_iteration_budget():
     assert len(picks) == 1
     assert bot.last_iterations == 30
     flat = FlatMCPolicy(game, rollouts=3, rollout="random")
-    runs = [flat.act_state(state, seat, state.legal_action_mask(), np.random.default_rng(3)) for _ in range(2)]
-    values = [dict(flat.last_values)]
-    flat.act_state(state, seat, state.legal_action_mask(), np.random.default_rng(3))
-    assert runs[0] == runs[1] and values[0] == flat.last_values
+    first = flat.act_state(state, seat, state.legal_action_mask(), np.random.default_rng(3))
+    values = dict(flat.last_values)
+    assert flat.act_state(state, seat, state.legal_action_mask(), np.random.default_rng(3)) == first
+    assert flat.last_values == values
 
 
 def test_time_budget_stops_the_search():
@@ -247,9 +249,6 @@ def test_flatmc_beats_random_players():
 )
 def test_flatmc_sees_a_certain_bust_and_a_certain_gain(row, pile, best):
     """The pile's composition is public (DMD-103): the search stops before a sure bust and draws a sure gain."""
-    from pirate_envs.games.dead_mans_draw import actions as act
-    from pirate_envs.games.dead_mans_draw.scenario import scenario
-
     game = game_class("dead_mans_draw_v0")(num_players=2, reward_mode="score")
     state = scenario(game, row=row, draw=pile, collections={1: "Anchor 5"}, exact_draw=True)
     bot = FlatMCPolicy(game, rollouts=4)
@@ -261,9 +260,6 @@ def test_flatmc_sees_a_certain_bust_and_a_certain_gain(row, pile, best):
 
 def test_flatmc_keeps_the_heuristic_choice_when_no_playout_tells_the_actions_apart():
     """A lost game (DMD-702: the opponent's lead cannot be caught): every action scores -1; the bot's draw stands."""
-    from pirate_envs.games.dead_mans_draw import actions as act
-    from pirate_envs.games.dead_mans_draw.scenario import scenario
-
     game = game_class("dead_mans_draw_v0")(num_players=2)
     lead = "Anchor 5, Key 7, Chest 7, Cannon 7, Sword 7, Hook 7"
     state = scenario(game, row=["Key 4"], draw=["Chest 6", "Cannon 2"], collections={1: lead}, exact_draw=True)
