@@ -27,6 +27,7 @@ import yaml
 REQUIRED = object()
 SELFPLAY = "selfplay"
 FIXED_OPPONENTS = ("random", "heuristic")
+SEARCH_BOTS = ("flatmc", "ismcts")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 
@@ -136,7 +137,12 @@ SCHEMA: dict[str, dict[str, Field]] = {
     },
     "imitation": {
         "games": Field(int, 0, "teacher games cloned into the network before PPO (0: no warm start)", minimum=0),
-        "teacher": Field(str, "heuristic", "the bot to clone: 'heuristic', 'random' or a checkpoint path"),
+        "teacher": Field(
+            str,
+            "heuristic",
+            "the bot to clone: 'heuristic', 'random', a search bot ('flatmc[:rollouts=N,...]', "
+            "'ismcts[:iterations=N,...]') or a checkpoint path",
+        ),
         "teacher_share": Field(
             float,
             0.75,
@@ -144,6 +150,14 @@ SCHEMA: dict[str, dict[str, Field]] = {
             minimum=0.0,
             maximum=1.0,
             exclusive_minimum=True,
+        ),
+        "others": Field(
+            str,
+            "random",
+            "who plays the seats the teacher does not: 'random', 'heuristic', a search bot or a checkpoint path",
+        ),
+        "workers": Field(
+            int, 1, "processes playing the teacher games (for slow search teachers)", minimum=1, maximum=256
         ),
         "epochs": Field(int, 10, "passes over the demonstrations", minimum=1),
         "batch_size": Field(int, 512, "minibatch size", minimum=1),
@@ -461,9 +475,8 @@ def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool
                 "a run starts either from a checkpoint's weights or from a warm start; "
                 "set imitation.games to 0 or run.init_from to null",
             )
-    teacher = config["imitation"]["teacher"]
-    if teacher not in FIXED_OPPONENTS:
-        _check_checkpoint(teacher, "imitation.teacher", fail, check_files)
+    for key in ("teacher", "others"):
+        _check_imitation_policy(config, key, fail, check_files)
     for i, name in enumerate(config["eval"]["opponents"]):
         if name not in FIXED_OPPONENTS:
             _check_checkpoint(name, f"eval.opponents[{i}]", fail, check_files)
@@ -472,6 +485,24 @@ def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool
         raise fail(
             "eval.best_by", f"got {best_by!r}; allowed: 'mean' or one of eval.opponents {config['eval']['opponents']}"
         )
+
+
+def _check_imitation_policy(config: dict[str, Any], key: str, fail: Callable, check_files: bool) -> None:
+    """``imitation.<key>``: a fixed bot, a search-bot spec that builds for this game, or a checkpoint."""
+    name, path = config["imitation"][key], f"imitation.{key}"
+    if name in FIXED_OPPONENTS:
+        return
+    if name.partition(":")[0] in SEARCH_BOTS:
+        from pirate_envs.core.policy import resolve_policy
+
+        try:
+            resolve_policy(name, config["env"]["id"], **config["env"]["options"])
+        except (TypeError, ValueError) as exc:
+            raise fail(path, f"{exc}") from None
+        return
+    bots = ", ".join(map(repr, FIXED_OPPONENTS))
+    allowed = f"{bots}, a search bot ({', '.join(SEARCH_BOTS)}) or a path to a MaskablePPO .zip"
+    _check_zip(name, path, fail, check_files, f"unknown policy {name!r}; allowed: {allowed}")
 
 
 def _check_checkpoint(name: str, path: str, fail: Callable, check_files: bool) -> None:

@@ -1,12 +1,16 @@
 """Behaviour-cloning warm start: fit a MaskablePPO policy to a teacher policy before RL.
 
 Generic over every game: games are played through the rules engine with each seat drawn per game
-from a mix of the teacher and random play (so the data covers off-teacher positions), and every
-decision the *teacher* takes is recorded from that seat's own observation, with its mask and the
-seat's final return. The policy head is trained with masked cross-entropy on the teacher's
-actions and the value head with squared error on the final returns (the only reward; PPO's
-``gamma`` is 1 in our configs), so PPO starts from teacher-level play and a calibrated critic
-instead of from scratch.
+from a mix of the teacher and the ``others`` policy (random play by default, so the data covers
+off-teacher positions), and every decision the *teacher* takes is recorded from that seat's own
+observation, with its mask and the seat's final return. The teacher may be a search bot
+(``flatmc``, ``ismcts``): it searches over the state while the record keeps only the seat's
+observation, so the network learns to play the search's moves from what the seat sees. Search
+teachers are slow; ``workers`` plays the games in spawned processes.
+
+The policy head is trained with masked cross-entropy on the teacher's actions and the value head
+with squared error on the final returns (the only reward; PPO's ``gamma`` is 1 in our configs),
+so PPO starts from teacher-level play and a calibrated critic instead of from scratch.
 
     data = collect_teacher_data("potsm_v0", {"num_players": 4}, teacher="heuristic", games=2000, seed=0)
     report = behaviour_clone(model, data, epochs=10)
@@ -19,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from pirate_envs.core.policy import RandomPolicy, resolve_policy
+from pirate_envs.core.policy import resolve_policy
 from pirate_envs.core.registry import game_class
 
 
@@ -43,15 +47,52 @@ def collect_teacher_data(
     games: int = 1000,
     teacher_share: float = 0.75,
     seed: int = 0,
+    others: Any = "random",
+    workers: int = 1,
 ) -> TeacherData:
-    """Play ``games`` games; each seat is the teacher with probability ``teacher_share``, else random."""
+    """Play ``games`` games; each seat is the teacher with probability ``teacher_share``, else ``others``.
+
+    ``teacher`` and ``others`` are policy specs (:func:`~pirate_envs.core.policy.resolve_policy`).
+    With ``workers > 1`` the games are split over that many spawned processes, worker ``w`` drawing
+    from ``SeedSequence(seed, spawn_key=(w,))`` (specs must then be strings or picklable); the data
+    depend on ``seed`` and ``workers``. One worker plays them here, from ``default_rng(seed)``.
+    """
     if not 0.0 < teacher_share <= 1.0:
         raise ValueError(f"teacher_share must be in (0, 1], got {teacher_share}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    workers = min(workers, max(games, 1))
+    if workers == 1:
+        return _collect(env_id, options, teacher, others, games, teacher_share, np.random.default_rng(seed))
+    import multiprocessing
+
+    shares = [games // workers + (w < games % workers) for w in range(workers)]
+    tasks = [
+        (env_id, options, teacher, others, shares[w], teacher_share, np.random.SeedSequence(seed, spawn_key=(w,)))
+        for w in range(workers)
+    ]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:  # spawn: safe with torch in the parent
+        parts = pool.starmap(_collect_task, tasks)
+    return TeacherData(*(np.concatenate([getattr(p, f) for p in parts]) for f in TeacherData.__dataclass_fields__))
+
+
+def _collect_task(env_id, options, teacher, others, games, teacher_share, seed_seq) -> TeacherData:
+    return _collect(env_id, options, teacher, others, games, teacher_share, np.random.default_rng(seed_seq))
+
+
+def _collect(
+    env_id: str,
+    options: dict[str, Any],
+    teacher: Any,
+    others: Any,
+    games: int,
+    teacher_share: float,
+    rng: np.random.Generator,
+) -> TeacherData:
     game = game_class(env_id)(**options)
     n = game.num_players
     teacher_policy = resolve_policy(teacher, env_id, **options)
-    random_policy = RandomPolicy()
-    rng = np.random.default_rng(seed)
+    other_policy = resolve_policy(others, env_id, **options)
     observations, masks, actions, seats_of, game_of = [], [], [], [], []
     final_returns = []
     for g in range(games):
@@ -61,10 +102,14 @@ def collect_teacher_data(
         state = game.new_initial_state(int(rng.integers(2**63)))
         while not state.is_terminal():
             seat = state.current_player()
-            obs = state.observation(seat)
+            policy = teacher_policy if is_teacher[seat] else other_policy
             mask = state.legal_action_mask()
-            policy = teacher_policy if is_teacher[seat] else random_policy
-            action = policy.act(obs, mask, rng)
+            if getattr(policy, "needs_state", False):
+                obs = state.observation(seat) if is_teacher[seat] else None
+                action = int(policy.act_state(state, seat, mask, rng))
+            else:
+                obs = state.observation(seat)
+                action = policy.act(obs, mask, rng)
             if is_teacher[seat]:
                 observations.append(obs)
                 masks.append(mask)

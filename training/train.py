@@ -192,7 +192,10 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
 
     cfg, env = config["imitation"], config["env"]
     start = time.perf_counter()
-    say(f"imitation: playing {cfg['games']:,} games with {cfg['teacher']} in {cfg['teacher_share']:.0%} of the seats")
+    say(
+        f"imitation: playing {cfg['games']:,} games with {cfg['teacher']} in {cfg['teacher_share']:.0%} of the seats "
+        f"and {cfg['others']} in the rest" + (f", in {cfg['workers']} processes" if cfg["workers"] > 1 else "")
+    )
     data = collect_teacher_data(
         env["id"],
         dict(env["options"]),
@@ -200,6 +203,8 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
         games=cfg["games"],
         teacher_share=cfg["teacher_share"],
         seed=config["run"]["seed"],
+        others=cfg["others"],
+        workers=cfg["workers"],
     )
     say(f"imitation: fitting {len(data):,} teacher decisions for {cfg['epochs']} epochs")
     stats = behaviour_clone(
