@@ -57,7 +57,7 @@ def test_parallel_collection_splits_the_games_over_seeded_workers():
             "heuristic",
             games,
             0.75,
-            np.random.default_rng(np.random.SeedSequence(7, spawn_key=(w,))),
+            np.random.SeedSequence(7, spawn_key=(w,)),
         )
         for w, games in enumerate((3, 2))
     ]
@@ -68,7 +68,7 @@ def test_parallel_collection_splits_the_games_over_seeded_workers():
 
 def test_one_worker_keeps_the_single_stream():
     a = collect_teacher_data(ENV, OPTIONS, games=3, seed=2)
-    b = _collect(ENV, OPTIONS, "heuristic", "random", 3, 0.75, np.random.default_rng(2))
+    b = _collect(ENV, OPTIONS, "heuristic", "random", 3, 0.75, 2)
     assert np.array_equal(a.actions, b.actions) and np.array_equal(a.observations, b.observations)
 
 
@@ -92,7 +92,7 @@ def test_teacher_specs_accepted(teacher):
     [
         ("teacher", "flatmc:depth=3", "bad flatmc parameter 'depth=3'"),
         ("teacher", "flatmc:rollouts=0", "rollouts must be an int >= 1"),
-        ("teacher", "alphazero", "allowed: 'random', 'heuristic', a search bot (flatmc, ismcts)"),
+        ("teacher", "alphazero", "allowed: 'random', 'heuristic', a search bot (ismcts, flatmc)"),
         ("others", "ismcts:rollout=greedy", "rollout must be one of"),
         ("others", "missing.zip", "does not exist"),
         ("workers", 0, ">= 1"),

@@ -27,7 +27,6 @@ import yaml
 REQUIRED = object()
 SELFPLAY = "selfplay"
 FIXED_OPPONENTS = ("random", "heuristic")
-SEARCH_BOTS = ("flatmc", "ismcts")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 
@@ -492,9 +491,9 @@ def _check_imitation_policy(config: dict[str, Any], key: str, fail: Callable, ch
     name, path = config["imitation"][key], f"imitation.{key}"
     if name in FIXED_OPPONENTS:
         return
-    if name.partition(":")[0] in SEARCH_BOTS:
-        from pirate_envs.core.policy import resolve_policy
+    from pirate_envs.core.policy import SEARCH_BOTS, resolve_policy
 
+    if name.partition(":")[0] in SEARCH_BOTS:
         try:
             resolve_policy(name, config["env"]["id"], **config["env"]["options"])
         except (TypeError, ValueError) as exc:

@@ -63,7 +63,7 @@ def collect_teacher_data(
         raise ValueError(f"workers must be >= 1, got {workers}")
     workers = min(workers, max(games, 1))
     if workers == 1:
-        return _collect(env_id, options, teacher, others, games, teacher_share, np.random.default_rng(seed))
+        return _collect(env_id, options, teacher, others, games, teacher_share, seed)
     import multiprocessing
 
     shares = [games // workers + (w < games % workers) for w in range(workers)]
@@ -72,12 +72,8 @@ def collect_teacher_data(
         for w in range(workers)
     ]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:  # spawn: safe with torch in the parent
-        parts = pool.starmap(_collect_task, tasks)
+        parts = pool.starmap(_collect, tasks)
     return TeacherData(*(np.concatenate([getattr(p, f) for p in parts]) for f in TeacherData.__dataclass_fields__))
-
-
-def _collect_task(env_id, options, teacher, others, games, teacher_share, seed_seq) -> TeacherData:
-    return _collect(env_id, options, teacher, others, games, teacher_share, np.random.default_rng(seed_seq))
 
 
 def _collect(
@@ -87,8 +83,9 @@ def _collect(
     others: Any,
     games: int,
     teacher_share: float,
-    rng: np.random.Generator,
+    seed: int | np.random.SeedSequence,
 ) -> TeacherData:
+    rng = np.random.default_rng(seed)
     game = game_class(env_id)(**options)
     n = game.num_players
     teacher_policy = resolve_policy(teacher, env_id, **options)
@@ -104,6 +101,7 @@ def _collect(
             seat = state.current_player()
             policy = teacher_policy if is_teacher[seat] else other_policy
             mask = state.legal_action_mask()
+            # not choose_action: the teacher's observation is recorded, and built once
             if getattr(policy, "needs_state", False):
                 obs = state.observation(seat) if is_teacher[seat] else None
                 action = int(policy.act_state(state, seat, mask, rng))

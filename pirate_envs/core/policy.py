@@ -45,6 +45,7 @@ class CallablePolicy:
         return int(self.fn(observation, action_mask, rng))
 
 
+SEARCH_BOTS = ("ismcts", "flatmc")  # spec heads of the search bots
 POLICY_KINDS = (
     "random",
     "heuristic",
@@ -101,7 +102,7 @@ def resolve_policy(spec, env_id: str, num_players: int | None = None, **options)
             return RandomPolicy()
         if spec == "heuristic":
             return make_heuristic(env_id, num_players, **options)
-        if spec.partition(":")[0] in ("ismcts", "flatmc"):
+        if spec.partition(":")[0] in SEARCH_BOTS:
             from pirate_envs.core.flatmc import parse_flatmc_spec
             from pirate_envs.core.ismcts import parse_ismcts_spec
             from pirate_envs.core.registry import game_class
