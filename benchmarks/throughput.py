@@ -1,21 +1,31 @@
-"""Random-play throughput: decisions per second, engine vs AEC env, next to PettingZoo references.
+"""Random-play throughput: decisions per second, engine vs AEC env vs batched stepping, next to PettingZoo references.
 
 For every registered game and player count it measures
   (a) the rules engine: ``legal_actions`` + the acting seat's ``observation`` + ``apply_action``;
   (b) the wrapped PettingZoo AEC env (``env()``): ``last()`` + ``step`` with a masked random action;
 and, in the same run, PettingZoo's ``texas_holdem_v4`` and ``connect_four_v3`` through the same
-AEC loop (they need the ``bench`` extra: rlcard, pygame). ``--bots`` adds (c): the game's heuristic
+AEC loop (they need the ``bench`` extra: rlcard, pygame). Every AEC env, ours and the references,
+runs the way a training loop runs it: ``reset(seed=0)`` once, then ``reset()`` without a seed for
+every following game (re-seeding costs ``texas_holdem_v4`` 0.5-1.3 ms a game, more than its 2-4
+decisions). ``--reseed`` adds a column that calls ``reset(seed=k)`` before every game, for every env alike.
+
+The batched table (c) is training-style stepping: ``N`` games of the default player count advance
+in lockstep; each step writes every game's acting-seat observation and legal mask into one
+preallocated ``(N, size)`` array, draws one masked random action per game in a single vectorised
+call (where a policy network would run) and applies them; finished games restart. It reports
+decisions/s on one core for N = 1, 16, 64 (``--batch``). ``--bots`` adds (d): the game's heuristic
 bot, ``act`` on 1,000 recorded decision points of games it played against itself (one move in five
 random, for variety) — the cost that dominates training against it.
 
-    python benchmarks/throughput.py [--seconds 0.5] [--rounds 10] [--games potsm_v0 ...] [--bots]
+    python benchmarks/throughput.py [--seconds 0.5] [--rounds 10] [--games potsm_v0 ...] [--reseed]
+                                    [--batch 1 16 64] [--bots]
 
 Single process, one core. Every cell is measured in ``--rounds`` rounds of ``--seconds`` each and
 shows the best round, then the median in brackets. On a shared VM the speed of a core swings by up
 to 2x from second to second (the same fixed work measured 22k-44k decisions/s in consecutive runs),
 so the best round is the figure of the code's own speed (as ``timeit`` reports the minimum time) and
 the median says how much the neighbours took. The rounds go round-robin over all cells, so each
-cell's rounds are spread over the whole run. Prints a table; no assertions.
+cell's rounds are spread over the whole run. Prints tables; no assertions.
 """
 
 from __future__ import annotations
@@ -49,23 +59,80 @@ def engine_rate(game, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def aec_rate(make_env, seconds: float) -> float:
-    env = make_env()
-    rng = np.random.default_rng(0)
-    decisions, seed = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed)
-        seed += 1
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
+class AecLoop:
+    """One AEC env played at random, game after game. ``reseed=False`` (the fair, training-loop way):
+    ``reset(seed=0)`` once when built, ``reset()`` before every game after that; ``reseed=True``:
+    ``reset(seed=k)`` before every game."""
+
+    def __init__(self, make_env: Callable, reseed: bool = False) -> None:
+        self.env = make_env()
+        self.reseed = reseed
+        self.rng = np.random.default_rng(0)
+        self.seed = 0
+        self.env.reset(seed=0)
+        self.fresh = True  # the first game was reset (seeded) above
+
+    def reset(self) -> None:
+        if self.fresh:
+            self.fresh = False
+        elif self.reseed:
+            self.seed += 1
+            self.env.reset(seed=self.seed)
+        else:
+            self.env.reset()
+
+    def rate(self, seconds: float) -> float:
+        env, rng = self.env, self.rng
+        decisions = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.reset()
+            for _agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(legal.size)]))
+                decisions += 1
+        return decisions / (time.perf_counter() - start)
+
+
+class BatchLoop:
+    """``n`` games stepped in lockstep, observations and masks gathered into preallocated arrays."""
+
+    def __init__(self, game, n: int) -> None:
+        self.game, self.n = game, n
+        self.next_seed = n
+        self.states = [game.new_initial_state(seed) for seed in range(n)]
+        self.observations = np.zeros((n, *game.observation_shape), dtype=np.float32)
+        self.masks = np.zeros((n, game.num_actions), dtype=np.int8)
+        self.rng = np.random.default_rng(0)
+
+    def gather(self) -> None:
+        """Restart finished games; write each game's acting-seat observation and mask into row i."""
+        game, states, observations, masks = self.game, self.states, self.observations, self.masks
+        for i, state in enumerate(states):
+            if state.is_terminal():
+                state = states[i] = game.new_initial_state(self.next_seed)
+                self.next_seed += 1
+            observations[i] = state.observation(state.current_player())
+            masks[i] = state.legal_action_mask()
+
+    def step(self) -> None:
+        """Where the policy network would run: one masked random draw for the whole batch, then apply."""
+        actions = np.argmax(self.rng.random(self.masks.shape) * self.masks, axis=1)
+        for state, action in zip(self.states, actions.tolist(), strict=True):
+            state.apply_action(action)
+
+    def rate(self, seconds: float) -> float:
+        decisions = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.gather()
+            self.step()
+            decisions += self.n
+        return decisions / (time.perf_counter() - start)
 
 
 def bot_points(game, bot, count: int = 1000) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -106,16 +173,18 @@ def cell(rates: tuple[float, float]) -> str:
     return f"{best:,.0f} [{median:,.0f}]"
 
 
-def reference_cells(seconds: float) -> dict[str, Callable[[], float]]:
+def reference_envs() -> dict[str, Callable]:
     try:
         from pettingzoo.classic import connect_four_v3, texas_holdem_v4
     except ImportError as exc:  # the bench extra is not installed
         print(f"(PettingZoo references skipped: {exc}; install with pip install -e '.[bench]')")
         return {}
-    return {
-        "texas_holdem_v4": lambda: aec_rate(texas_holdem_v4.env, seconds),
-        "connect_four_v3": lambda: aec_rate(connect_four_v3.env, seconds),
-    }
+    return {"texas_holdem_v4": texas_holdem_v4.env, "connect_four_v3": connect_four_v3.env}
+
+
+def ratio(value: tuple[float, float] | None, reference: tuple[float, float] | None) -> str:
+    """Best over best: the code's own speed against the code's own speed."""
+    return f"{value[0] / reference[0]:.2f}x" if value and reference else "-"
 
 
 def main() -> None:
@@ -123,48 +192,82 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one measuring round")
     parser.add_argument("--rounds", type=int, default=10, help="rounds per cell (best and median shown)")
     parser.add_argument("--games", nargs="*", default=list(pirate_envs.ENV_IDS), help="env ids to measure")
+    parser.add_argument("--reseed", action="store_true", help="also measure every AEC env re-seeded before every game")
+    parser.add_argument(
+        "--batch", type=int, nargs="*", default=[1, 16, 64], help="batch sizes of the lockstep table (none: skip it)"
+    )
     parser.add_argument("--bots", action="store_true", help="also measure each game's heuristic bot (decisions/s)")
     args = parser.parse_args()
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be >= 1 and --seconds > 0")
+    if any(n < 1 for n in args.batch):
+        parser.error("--batch sizes must be >= 1")
 
-    refs = reference_cells(args.seconds)
-    cells: dict[tuple[str, str], Callable[[], float]] = {}
-    rows = []
+    seconds = args.seconds
+    cells: dict[tuple[str, str], Callable[[float], float]] = {}  # seconds -> decisions/s
+    rows, batch_rows = [], []
     for env_id in args.games:
         game_cls = game_class(env_id)
         for n in game_cls.player_counts:
             game = game_cls(num_players=n)
             row = f"{env_id} ({n}p)"
             rows.append(row)
-            cells[row, "engine"] = lambda game=game: engine_rate(game, args.seconds)
+            cells[row, "engine"] = lambda s, game=game: engine_rate(game, s)
             make_env = lambda env_id=env_id, n=n: pirate_envs.make(env_id, num_players=n)  # noqa: E731
-            cells[row, "aec"] = lambda make_env=make_env: aec_rate(make_env, args.seconds)
+            cells[row, "aec"] = AecLoop(make_env).rate
+            if args.reseed:
+                cells[row, "aec reseeded"] = AecLoop(make_env, reseed=True).rate
             if args.bots:
                 bot = pirate_envs.make_heuristic(env_id, n)
                 points = bot_points(game, bot)
-                cells[row, "bot"] = lambda bot=bot, points=points: bot_rate(bot, points, args.seconds)
-    for name, measure in refs.items():
-        cells[name, "aec"] = measure
+                cells[row, "bot"] = lambda s, bot=bot, points=points: bot_rate(bot, points, s)
+            if n == game_cls.default_num_players:
+                for size in args.batch:
+                    cells[row, f"batch {size}"] = BatchLoop(game, size).rate
+                batch_rows.append(row)
+    refs = reference_envs()
+    for name, make_env in refs.items():
+        cells[name, "aec"] = AecLoop(make_env).rate
+        if args.reseed:
+            cells[name, "aec reseeded"] = AecLoop(make_env, reseed=True).rate
     # Round-robin: every round measures every cell once, so a cell's rounds are spread over the
     # whole run instead of falling into one slow stretch of the machine.
     rates: dict[tuple[str, str], list[float]] = {key: [] for key in cells}
     for _ in range(args.rounds):
         for key, measure in cells.items():
-            rates[key].append(measure())
+            rates[key].append(measure(seconds))
     result = {key: summary(values) for key, values in rates.items()}
 
     holdem = result.get(("texas_holdem_v4", "aec"))
-    print(f"decisions/s, best of {args.rounds} rounds of {args.seconds:g} s [median]")
-    bots = f"{'heuristic bot':>20}" if args.bots else ""
-    print(f"{'env':<28}{'engine+obs':>20}{'AEC env':>20}{'AEC / holdem':>14}{bots}")
+    holdem_reseeded = result.get(("texas_holdem_v4", "aec reseeded"))
+    print(f"decisions/s, best of {args.rounds} rounds of {seconds:g} s [median]; AEC envs seeded once, then reset()")
+    header = f"{'env':<24}{'engine+obs':>18}{'AEC env':>18}{'AEC/engine':>11}{'AEC/holdem':>11}"
+    if args.reseed:
+        header += f"{'AEC, seed every game':>22}{'/holdem':>9}"
+    if args.bots:
+        header += f"{'heuristic bot':>18}"
+    print(header)
     for row in rows:
         eng, aec = result[row, "engine"], result[row, "aec"]
-        ratio = f"{aec[0] / holdem[0]:.1f}x" if holdem else "-"
-        bot = f"{cell(result[row, 'bot']):>20}" if args.bots else ""
-        print(f"{row:<28}{cell(eng):>20}{cell(aec):>20}{ratio:>14}{bot}")
+        line = f"{row:<24}{cell(eng):>18}{cell(aec):>18}{ratio(aec, eng):>11}{ratio(aec, holdem):>11}"
+        if args.reseed:
+            reseeded = result[row, "aec reseeded"]
+            line += f"{cell(reseeded):>22}{ratio(reseeded, holdem_reseeded):>9}"
+        if args.bots:
+            line += f"{cell(result[row, 'bot']):>18}"
+        print(line)
     for name in refs:
-        print(f"{name + ' (PettingZoo)':<28}{'-':>20}{cell(result[name, 'aec']):>20}{'':>14}")
+        line = f"{name + ' (PettingZoo)':<24}{'-':>18}{cell(result[name, 'aec']):>18}{'':>11}{'':>11}"
+        if args.reseed:
+            line += f"{cell(result[name, 'aec reseeded']):>22}"
+        print(line)
+    if args.batch and batch_rows:
+        print()
+        print("batched lockstep stepping (default player count): N games, observations and masks into one")
+        print("preallocated array per step, one vectorised masked random draw; decisions/s on one core")
+        print(f"{'env':<24}" + "".join(f"{'N = ' + str(size):>18}" for size in args.batch))
+        for row in batch_rows:
+            print(f"{row:<24}" + "".join(f"{cell(result[row, f'batch {size}']):>18}" for size in args.batch))
 
 
 if __name__ == "__main__":

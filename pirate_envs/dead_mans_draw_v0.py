@@ -6,7 +6,7 @@ Oracle ... and chains), and after each flip you draw again or stop and bank the 
 collection. A card whose suit is already in the row busts: the row is lost, except what an Anchor
 saves. When the draw pile runs out, each player scores the top card of every suit they hold.
 Options add character abilities (deal two, keep one), six variant rule cards and the mermaid
-variant. Full rules: ``shared/rules/dead_mans_draw.md``; this package's page: ``docs/dead_mans_draw.md``.
+variant. Full rules: ``docs/rules/dead_mans_draw.md``; this package's page: ``docs/dead_mans_draw.md``.
 
 =================== ==========================================================================
 Import              ``from pirate_envs import dead_mans_draw_v0``

@@ -6,7 +6,7 @@ number down. A higher card extends the boat's expedition (right, or down-right o
 a lower card, or any card once the junk is in column 8, ends it for a mission tile (gold, gems,
 encounter cards) and skill cards for sets of icons. Encounter cards, single-use skills and a
 display draft complete a boat-turn. The game ends at the end of the round in which the last mission
-tile is taken or someone earns the China Pearl. Full rules: ``shared/rules/madame_ching.md``; this
+tile is taken or someone earns the China Pearl. Full rules: ``docs/rules/madame_ching.md``; this
 package's page: ``docs/madame_ching.md``.
 
 =================== ==========================================================================

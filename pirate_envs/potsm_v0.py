@@ -5,7 +5,7 @@ secretly owns 2 of them (3 with two players) through face-down pirate cards. On 
 plays one face-up movement card, repairs every ship, accuses an opponent of owning a named
 pirate, or passes; then the current adventure card resolves against the line. When the
 adventure deck runs out, each player scores the fame of the ships they own plus the fame they
-stole by accusation. Full rules: ``shared/rules/potsm.md``; this package's page: ``docs/potsm.md``.
+stole by accusation. Full rules: ``docs/rules/potsm.md``; this package's page: ``docs/potsm.md``.
 
 =================== ==========================================================================
 Import              ``from pirate_envs import potsm_v0``

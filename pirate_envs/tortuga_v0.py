@@ -8,7 +8,7 @@ mutiny and dispute is settled by a secret simultaneous vote (Yes/No/Wild), playe
 AEC decision per voter in seat order from the initiator; no voter sees another's card before the
 reveal. The game ends with the Spanish Armada, an empty galleon or the round limit; the nation
 with the most treasure (+2 per treasure map) wins, shared by its non-exiled players.
-Full rules: ``shared/rules/tortuga_1667.md``; this package's page: ``docs/tortuga.md``.
+Full rules: ``docs/rules/tortuga.md``; this package's page: ``docs/tortuga.md``.
 
 =================== ==========================================================================
 Import              ``from pirate_envs import tortuga_v0``

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pirate_envs.games.potsm import PotsmState
 from pirate_envs.games.potsm.cards import KRAKEN
 
-DEFAULT_LINE = [0, 3, 6, 1, 4, 7, 2, 5, 8]  # PSM-12: the default start line, positions 1..9
+DEFAULT_LINE = [0, 3, 6, 1, 4, 7, 2, 5, 8]  # PSM-12NN: the default start line, positions 1..9
 QUIET = KRAKEN  # damages positions 4, 6, 8 only (ships 1, 7, 5 on the default line); never touches fame
 
 

@@ -6,11 +6,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import throughput  # noqa: E402
+
+import pirate_envs  # noqa: E402
 
 
 def test_throughput_script_prints_every_cell():
-    argv = ["--games", "potsm_v0", "--rounds", "1", "--seconds", "0.01", "--bots"]
+    argv = ["--games", "potsm_v0", "--rounds", "1", "--seconds", "0.01", "--bots", "--reseed", "--batch", "1", "4"]
     out = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), *argv],
         capture_output=True,
@@ -18,8 +25,63 @@ def test_throughput_script_prints_every_cell():
         check=True,
         timeout=300,
     ).stdout
-    assert "heuristic bot" in out
-    rows = [line for line in out.splitlines() if line.startswith("potsm_v0 (")]
+    assert "heuristic bot" in out and "seed every game" in out
+    lines = out.splitlines()
+    batch_at = next(i for i, line in enumerate(lines) if line.startswith("batched lockstep"))
+    rows = [line for line in lines[:batch_at] if line.startswith("potsm_v0 (")]
     assert [row.split()[1] for row in rows] == ["(2p)", "(3p)", "(4p)"]
-    for row in rows:  # engine, AEC env and bot cells read "best [median]"; the ratio has no brackets
-        assert row.count("[") == 3, row
+    for row in rows:  # engine, AEC, re-seeded AEC and bot cells read "best [median]"; ratios have no brackets
+        assert row.count("[") == 4, row
+        assert row.count("x") == 3, row  # AEC/engine, AEC/holdem (or "-"), re-seeded AEC/holdem
+    batch_rows = [line for line in lines[batch_at:] if line.startswith("potsm_v0 (")]
+    assert len(batch_rows) == 1 and batch_rows[0].startswith("potsm_v0 (4p)")  # the default player count only
+    assert batch_rows[0].count("[") == 2
+
+
+class CountingEnv:
+    """Records how an AEC env is reset; plays every game as one decision."""
+
+    def __init__(self):
+        self.resets: list[int | None] = []
+
+    def reset(self, seed=None):
+        self.resets.append(seed)
+        self.done = False
+
+    def agent_iter(self):
+        yield "player_0"
+        yield "player_0"
+
+    def last(self):
+        return {"action_mask": np.array([0, 1], dtype=np.int8)}, 0.0, self.done, False, {}
+
+    def step(self, action):
+        assert action == (None if self.done else 1)
+        self.done = True
+
+
+def test_aec_loop_seeds_once_then_resets_without_a_seed():
+    """The fair method (issue 23): a training loop seeds once; re-seeding is a separate, opt-in column."""
+    env = CountingEnv()
+    loop = throughput.AecLoop(lambda: env)
+    loop.rate(0.01)
+    loop.rate(0.01)
+    assert env.resets[0] == 0 and len(env.resets) > 3
+    assert env.resets[1:] == [None] * (len(env.resets) - 1)
+    reseeded = CountingEnv()
+    throughput.AecLoop(lambda: reseeded, reseed=True).rate(0.01)
+    assert reseeded.resets[:3] == [0, 1, 2]
+
+
+def test_batch_loop_fills_the_arrays_with_each_games_acting_seat():
+    game = pirate_envs.game_class("dead_mans_draw_v0")(num_players=2)
+    loop = throughput.BatchLoop(game, 3)
+    assert loop.rate(0.01) > 0
+    loop.gather()
+    for i, state in enumerate(loop.states):
+        assert not state.is_terminal()  # finished games were restarted
+        np.testing.assert_array_equal(loop.observations[i], state.observation(state.current_player()))
+        np.testing.assert_array_equal(loop.masks[i], state.legal_action_mask())
+    before = [state.decisions for state in loop.states]
+    loop.step()
+    assert [state.decisions for state in loop.states] == [d + 1 for d in before]

@@ -8,15 +8,19 @@ illegal actions rejected with the state unchanged, helpful option errors, and Pe
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
+import re
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
 import pirate_envs
-from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
+from pirate_envs.core.env_options import IllegalActionWarning
+from pirate_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from pirate_envs.core.game import TERMINAL
 from pirate_envs.core.registry import env_module, game_class
 
@@ -186,6 +190,28 @@ def test_observation_of_a_seat_that_does_not_exist_is_rejected(case):
             state.observation(seat)
 
 
+def test_per_seat_queries_take_only_an_int_seat(case):
+    """observation, resample_hidden and render(viewer) refuse a seat that is not an int (a float, a bool,
+    a string) with a TypeError naming it, and accept numpy integers like plain ints."""
+    state = make_game(case).new_initial_state(5)
+    queries = {
+        "observation": state.observation,
+        "resample_hidden": lambda seat: state.resample_hidden(seat, 0),
+        "render": state.render,
+    }
+    for name, query in queries.items():
+        for seat in (1.5, 1.0, True, np.bool_(False), "0", [0]):
+            with pytest.raises(TypeError, match="seat must be an int"):
+                query(seat)
+        for seat in (-1, state.num_players):
+            with pytest.raises(ValueError, match="seat must be in"):
+                query(seat)
+        plain, numpy_seat = query(1), query(np.int64(1))
+        if name == "resample_hidden":
+            plain, numpy_seat = plain.to_dict(), numpy_seat.to_dict()
+        np.testing.assert_equal(numpy_seat, plain)
+
+
 # --- determinism and serialisation ------------------------------------------------------------------
 
 
@@ -247,6 +273,104 @@ def test_state_from_dict_rejects_other_game(case):
     data["game"] = "not_a_game"
     with pytest.raises(ValueError, match="not_a_game"):
         type(game).state_from_dict(data)
+
+
+_TOP_KEYS = ("game", "num_players", "options", "rng", "decisions", "truncated", "fields")
+_WRONG_TYPES = (None, "x", 1.5, [], {}, True, -5)
+
+
+def _leaves(value, path=()):
+    """Every (path, value) inside a state's fields, containers included."""
+    yield path, value
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _leaves(item, (*path, i))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+
+
+def _tampered(data: dict, rng: random.Random, leaves_per_state: int):
+    """(what, tampered copy) pairs: wrong types for every key and field, dropped and unknown keys and fields,
+    bogus RNGs, lists one longer / shorter, and negative / huge / non-int values at sampled positions."""
+
+    def edited(edit):
+        copy_ = json.loads(json.dumps(data))
+        edit(copy_)
+        return copy_
+
+    def put(path, value):
+        def edit(d):
+            target = d["fields"]
+            for step in path[:-1]:
+                target = target[step]
+            target[path[-1]] = value
+
+        return edit
+
+    for key in _TOP_KEYS:
+        yield f"drop {key}", edited(lambda d, k=key: d.pop(k))
+        for wrong in (*_WRONG_TYPES, 10**6):
+            yield f"{key}={wrong!r}", edited(lambda d, k=key, w=wrong: d.__setitem__(k, w))
+    for bogus in ("zz", "", "0" * 17, "-000000000000001", " 123456789abcdef"):
+        yield f"rng={bogus!r}", edited(lambda d, b=bogus: d.__setitem__("rng", b))
+    yield "unknown key", edited(lambda d: d.__setitem__("extra", 1))
+    yield "unknown field", edited(lambda d: d["fields"].__setitem__("extra", 1))
+    yield "truncated='false'", edited(lambda d: d.__setitem__("truncated", "false"))
+    for name, value in data["fields"].items():
+        yield f"drop field {name}", edited(lambda d, n=name: d["fields"].pop(n))
+        for wrong in _WRONG_TYPES:
+            yield f"field {name}={wrong!r}", edited(put((name,), wrong))
+        if isinstance(value, list):
+            yield f"field {name} longer", edited(put((name,), value + value[-1:] if value else [0]))
+            if value:
+                yield f"field {name} shorter", edited(put((name,), value[:-1]))
+    positions = [(path, value) for path, value in _leaves(data["fields"]) if len(path) > 1]
+    for path, value in rng.sample(positions, min(leaves_per_state, len(positions))):
+        if isinstance(value, bool):
+            wrongs = (0, "false", None)
+        elif isinstance(value, int):
+            wrongs = (-5, 10**6, 0.5, True, "1", None)
+        elif isinstance(value, (list, dict)):
+            wrongs = (None, "x")
+        else:
+            wrongs = (None, 7)
+        for wrong in wrongs:
+            yield f"{'/'.join(map(str, path))}: {value!r:.20} -> {wrong!r}", edited(put(path, wrong))
+
+
+def test_state_from_dict_rejects_tampered_states(case):
+    """A tampered state dict either raises InvalidStateError naming the key or field, or (when the edit
+    happens to give another possible position) loads a state that keeps its invariants and plays to the end."""
+    game = make_game(case)
+    game_cls = type(game)
+    names = (*_TOP_KEYS, *game_cls.state_class.fields, "dict")
+    snapshots = []
+    for state, action in random_trajectory(game, seed=5000, action_seed=5):
+        if state.decisions in (4, 30) or action is None:
+            snapshots.append(json.loads(json.dumps(state.to_dict())))
+    rng = random.Random(case[1])
+    tampers = [("not a dict", [snapshots[0]]), ("None", None), ("json text", json.dumps(snapshots[0]))]
+    for data in snapshots:
+        tampers += _tampered(data, rng, leaves_per_state=25)
+    loaded = 0
+    for what, data in tampers:
+        try:
+            state = game_cls.state_from_dict(data)
+        except InvalidStateError as exc:
+            assert any(name in str(exc) for name in names), f"{what}: the error names no field: {exc}"
+            continue
+        loaded += 1
+        play = random.Random(loaded)
+        try:
+            state.check_invariants()
+            while not state.is_terminal():
+                state.apply_action(play.choice(state.legal_actions()))
+                state.check_invariants()
+            assert len(state.returns()) == game.num_players
+        except Exception as exc:
+            raise AssertionError(f"{what}: loaded, but then {type(exc).__name__}: {exc}") from exc
+    assert loaded < len(tampers) / 4, f"{loaded} of {len(tampers)} tampered dicts loaded"
 
 
 # --- bad input ---------------------------------------------------------------------------------------
@@ -356,8 +480,8 @@ def test_aec_truncation(case):
     assert steps == 3
 
 
-def test_aec_illegal_action_raises_by_default(case):
-    env = make_env(case)
+def test_aec_illegal_action_raise_mode(case):
+    env = make_env(case, illegal_action="raise")
     env.reset(seed=0)
     obs, *_ = env.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -368,20 +492,171 @@ def test_aec_illegal_action_raises_by_default(case):
     np.testing.assert_array_equal(again["action_mask"], obs["action_mask"])
 
 
-def test_aec_illegal_action_terminate_mode(case):
-    env = make_env(case, illegal_action="terminate")
+def test_aec_illegal_action_terminates_by_default(case):
+    """PettingZoo's classic convention: -1 for the offender, 0 for the others, a warning naming the legal
+    actions, ``info["illegal_action"]`` on the offender, and no agent left to act."""
+    env = make_env(case)
     env.reset(seed=0)
     offender = env.agent_selection
     obs, *_ = env.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    env.step(bad)
-    assert all(env.terminations.values())
+    with pytest.warns(IllegalActionWarning, match=rf"action {bad} .*legal: \d+"):
+        env.step(bad)
+    assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env.rewards[offender] == -1
     assert all(r == 0 for agent, r in env.rewards.items() if agent != offender)
+    assert [env.infos[a]["illegal_action"] for a in env.possible_agents] == [a == offender for a in env.possible_agents]
+    assert not any(env.observe(a)["action_mask"].any() for a in env.possible_agents)
+    for _agent in env.agent_iter():
+        assert env.last()[2]  # terminated
+        env.step(None)
+    assert env.agents == []
 
 
 def test_env_rejects_bad_env_options(case):
     with pytest.raises(InvalidOptionError, match="terminate"):
         make_env(case, illegal_action="ignore")
-    with pytest.raises(InvalidOptionError, match="ansi"):
-        make_env(case, render_mode="rgb_array")
+    with pytest.raises(InvalidOptionError, match="rgb_array"):
+        make_env(case, render_mode="video")  # rgb_array is a render mode since issue 21
+
+
+# --- AEC env: hardened inputs, copies, fixed infos (issue 19) -------------------------------------------
+
+
+def _legal_action(env) -> int:
+    return int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+
+
+@pytest.mark.parametrize("mode", ["terminate", "raise"])
+def test_aec_bad_action_is_an_error_in_every_mode(case, mode):
+    """Anything that is not one integer in [0, num_actions) raises, names the action and the range, and
+    changes nothing, whatever ``illegal_action`` says; numpy integers and 0-d arrays are actions."""
+    env = make_env(case, illegal_action=mode)
+    env.reset(seed=0)
+    n_actions = env.action_space(env.agent_selection).n
+    legal = _legal_action(env)
+    before, agent = env.unwrapped.state.to_dict(), env.agent_selection
+    not_integers = [None, 2.0, np.float32(legal), "3", True, np.bool_(True), np.array([legal, legal]), [legal]]
+    for bad in not_integers:
+        with pytest.raises(TypeError, match=rf"\[0, {n_actions}\)"):
+            env.step(bad)
+    for bad in (-1, n_actions, np.int64(n_actions)):
+        with pytest.raises(IllegalActionError, match=rf"action {bad} is out of range \[0, {n_actions}\)"):
+            env.step(bad)
+    assert env.unwrapped.state.to_dict() == before and env.agent_selection == agent
+    assert not any(env.terminations.values()) and env.rewards[agent] == 0
+    for form in (np.int64, np.int32, np.array):  # what SB3, RLlib, Tianshou and TorchRL hand in
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        decisions = env.unwrapped.state.decisions
+        env.step(form(_legal_action(env)))
+        assert env.unwrapped.state.decisions == decisions + 1
+
+
+def test_aec_unknown_agent_is_named(case):
+    env = make_env(case)
+    env.reset(seed=0)
+    for bad in ("player_99", 0, None, "Player_0", ["player_0"]):
+        for accessor in (env.observe, env.observation_space, env.action_space, env.unwrapped.observe):
+            with pytest.raises(KeyError, match=r"unknown agent .*the agents are 'player_0', 'player_1'") as info:
+                accessor(bad)
+            assert isinstance(info.value, ValueError) and repr(bad) in str(info.value)
+
+
+def test_seed_must_be_a_non_negative_int(case):
+    env = make_env(case)
+    for bad in (True, np.bool_(False), 1.0, "1", [1]):
+        with pytest.raises(TypeError, match=rf"seed.*{re.escape(repr(bad))}"):
+            env.reset(seed=bad)
+    with pytest.raises(ValueError, match="non-negative"):
+        env.reset(seed=-1)
+    with pytest.raises(TypeError):
+        make_game(case).new_initial_state(True)
+    env.reset(seed=np.int64(3))
+    first = env.last()[0]["observation"]
+    env.reset(seed=3)
+    np.testing.assert_array_equal(env.last()[0]["observation"], first)
+
+
+def _play_along(a, b, rng: np.random.Generator, steps: int) -> None:
+    """Step two envs with the same actions, checking they stay identical."""
+    for _ in range(steps):
+        if not a.agents:
+            break
+        last_a, last_b = a.last(), b.last()
+        assert a.agent_selection == b.agent_selection
+        np.testing.assert_array_equal(last_a[0]["observation"], last_b[0]["observation"])
+        np.testing.assert_array_equal(last_a[0]["action_mask"], last_b[0]["action_mask"])
+        assert last_a[1:4] == last_b[1:4] and _flat_info(last_a[4]) == _flat_info(last_b[4])
+        done = last_a[2] or last_a[3]
+        action = None if done else int(rng.choice(np.flatnonzero(last_a[0]["action_mask"])))
+        a.step(action)
+        b.step(action)
+    assert a.agents == b.agents
+
+
+@pytest.mark.parametrize("copier", ["deepcopy", "pickle"])
+@pytest.mark.parametrize("wrapped", [True, False], ids=["env", "raw_env"])
+def test_aec_copy_mid_game_continues_like_the_original(case, copier, wrapped):
+    env = make_env(case, illegal_action="raise")
+    target = env if wrapped else env.unwrapped
+    target.reset(seed=11)
+    rng = np.random.default_rng(0)
+    for _ in range(5):  # a few moves in
+        if not target.terminations[target.agent_selection]:
+            target.step(int(rng.choice(np.flatnonzero(target.last()[0]["action_mask"]))))
+    copy_ = copy.deepcopy(target) if copier == "deepcopy" else pickle.loads(pickle.dumps(target))
+    assert type(copy_) is type(target)
+    _play_along(target, copy_, np.random.default_rng(1), 150)
+    target.reset()  # the seed source was copied too
+    copy_.reset()
+    np.testing.assert_array_equal(target.last()[0]["observation"], copy_.last()[0]["observation"])
+
+
+def _flat_info(info: dict, prefix: str = "") -> dict:
+    flat = {}
+    for key, value in info.items():
+        if isinstance(value, dict):
+            flat.update(_flat_info(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def _info_signature(info: dict) -> dict:
+    """key -> (shape, kind) of every (nested) info value; every value must be numeric or bool."""
+    signature = {}
+    for key, value in _flat_info(info).items():
+        array = np.asarray(value)
+        assert array.dtype.kind in "biuf", f"info[{key!r}] = {value!r} is not numeric (Tianshou stores infos as arrays)"
+        signature[key] = (array.shape, "b" if array.dtype.kind == "b" else "number")
+    return signature
+
+
+def test_aec_infos_have_fixed_numeric_shapes_from_the_first_step(case):
+    """Tianshou's buffer stores infos as arrays: the same keys and shapes on every step for every agent, from
+    reset on, after a natural end, a truncation and an illegal-action end alike."""
+    expected = None
+
+    def check(env):
+        nonlocal expected
+        for agent in env.agents:  # the agents still in (PettingZoo drops an agent's info once it is done)
+            signature = _info_signature(env.infos[agent])
+            expected = expected or signature
+            assert signature == expected, f"{agent}: info keys/shapes changed"
+
+    rng = np.random.default_rng(0)
+    for options in ({}, {"max_decisions": 3}):
+        env = make_env(case, **options)
+        for game in range(2):
+            env.reset(seed=game)
+            check(env)
+            for _ in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                check(env)
+    env = make_env(case)
+    env.reset(seed=0)
+    with pytest.warns(IllegalActionWarning):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0]))
+    check(env)

@@ -4,13 +4,14 @@ hidden information kept (Section 9), rendering, and the heuristic bot (random an
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from pirate_envs.games.dead_mans_draw import HeuristicPolicy
 from pirate_envs.games.dead_mans_draw import actions as act
-from pirate_envs.games.dead_mans_draw.cards import VARIANT_OPTIONS
+from pirate_envs.games.dead_mans_draw.cards import VARIANT_OPTIONS, VARIANTS
 from pirate_envs.games.dead_mans_draw.game import DmdGame
 from pirate_envs.games.dead_mans_draw.observation import field_slices
 
@@ -87,9 +88,17 @@ def test_dmd_809_undertow_eliminations_in_play():
     assert eliminated >= 5
 
 
-def test_dmd_303_random_variant_is_drawn_by_chance():
-    variants = {DmdGame(num_players=2, variant="random").new_initial_state(seed).variant for seed in range(60)}
-    assert len(variants) == 7
+def test_dmd_303_random_variant_is_one_of_the_six_cards_uniformly():
+    """DMD-303/DMD-232: `random` draws one of the six variant cards uniformly, never "none" (seeds 18, 28
+    and 29 used to draw no variant)."""
+    game = DmdGame(num_players=2, variant="random")
+    for seed in (18, 28, 29):
+        assert VARIANTS[game.new_initial_state(seed).variant] != "none", seed
+    draws = 1200
+    counts = Counter(VARIANTS[game.new_initial_state(seed).variant] for seed in range(draws))
+    assert set(counts) == set(VARIANTS) - {"none"}
+    for name, count in counts.items():  # expected 200 each; 4.5 standard deviations is about 62
+        assert abs(count - draws / 6) < 62, (name, count)
 
 
 def test_dmd_1011_nothing_hidden_in_the_observation():

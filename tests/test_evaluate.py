@@ -269,3 +269,23 @@ def test_cli_checkpoint_for_another_player_count_exits_2(untrained_checkpoint, c
     argv = ["--env", ENV_ID, "--num-players", "4", "--policies", str(untrained_checkpoint), "random"]
     assert main(argv) == 2
     assert "cannot play" in capsys.readouterr().err
+
+
+def test_cli_evaluates_an_rllib_checkpoint_given_by_a_relative_path(tmp_path, monkeypatch, capsys):
+    """The README's ``--checkpoint runs/rllib-quickstart/final``: a relative path failed in RLlib with
+    ``URI has empty scheme``. A one-module checkpoint in the layout ``rllib_train`` writes, no training."""
+    pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (the rllib extra)")
+    from pirate_envs.core.interop_rllib import FEATURES_KEY, MaskedPPOTorchRLModule
+    from pirate_envs.core.registry import make
+
+    aec = make(ENV_ID, num_players=2)
+    module = MaskedPPOTorchRLModule(
+        observation_space=aec.observation_space("player_0"),
+        action_space=aec.action_space("player_0"),
+        model_config={"fcnet_hiddens": [8], FEATURES_KEY: "flat"},
+    )
+    module.save_to_path(str(tmp_path / "runs" / "rl" / "final" / "learner_group" / "learner" / "rl_module" / "shared"))
+    monkeypatch.chdir(tmp_path)
+    argv = ["--env", ENV_ID, "--num-players", "2", "--checkpoint", "runs/rl/final", "--vs", "random", "--games", "2"]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert "| `random` | 2 |" in capsys.readouterr().out

@@ -5,6 +5,7 @@ Every test runs for every registered game (``pirate_envs.ENV_IDS``).
 
 from __future__ import annotations
 
+import copy
 import pickle
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import pirate_envs
 from pirate_envs import SelfPlayPool, gym_id, make_gym
 from pirate_envs.core.checkpoint_policy import CheckpointError, CheckpointNotFoundError, CheckpointPolicy
+from pirate_envs.core.env_options import IllegalActionWarning
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.policy import RandomPolicy, resolve_policy
 from pirate_envs.core.registry import game_class
@@ -79,19 +81,21 @@ def test_sb3_check_env(env_id, seat):
     sb3_check_env(make_gym(env_id, seat=seat, opponents="random"))
 
 
+# gymnasium's step-determinism check draws its action *before* a seeded reset, so the action can be
+# illegal in the new game whatever the sampler does; the default illegal_action="terminate" turns that
+# into a lost episode (with a warning) instead of an error.
+@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
 @pytest.mark.parametrize(("env_id", "seat"), SEAT_CASES)
 def test_gymnasium_check_env(env_id, seat):
-    # gymnasium's step-determinism check draws its action *before* a seeded reset, so the action
-    # can be illegal in the new game whatever the sampler does; illegal_action="terminate" turns
-    # that into a lost episode instead of an error (with the default "raise" it is an error).
-    gymnasium_check_env(make_gym(env_id, seat=seat, illegal_action="terminate"), skip_render_check=True)
+    gymnasium_check_env(make_gym(env_id, seat=seat), skip_render_check=True)
 
 
+@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_registered_with_gymnasium(env_id):
     name = gym_id(env_id)
     assert name.startswith("pirate_envs/") and name.endswith("-v0")
-    env = gymnasium.make(name, seat="random", opponents="random", illegal_action="terminate")
+    env = gymnasium.make(name, seat="random", opponents="random")
     gymnasium_check_env(env.unwrapped)
     obs, _ = env.reset(seed=3)
     assert env.observation_space.contains(obs)
@@ -148,7 +152,7 @@ def test_reward_is_the_learners_own_when_an_opponent_ends_the_game(env_id):
         if terminated and len(moves) > before:  # the game ended on an opponent's move
             returns = env.state.returns()
             assert reward == returns[0]
-            assert info["returns"] == returns and info["is_success"] == (0 in info["winners"])
+            assert info["returns"] == returns and info["is_success"] == info["seat_won"][0]
             outcomes.add(reward)
         if len(outcomes) >= 2:
             break
@@ -164,7 +168,7 @@ def test_rewards_only_at_the_end(env_id):
         _, reward, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
         if terminated or truncated:
             assert reward == env.state.returns()[info["seat"]]
-            assert set(info) >= {"scores", "returns", "winners", "is_success", "seat"}
+            assert set(info) >= {"scores", "returns", "seat_won", "is_success", "seat"}
             break
         assert reward == 0.0
     assert not env.action_masks().any()
@@ -177,26 +181,26 @@ def test_truncated_games_give_zero_reward(env_id):
     env = make_gym(env_id, seat=0, max_decisions=3)
     _, reward, terminated, truncated, info = play_episode(env, seed=0)
     assert truncated and not terminated and reward == 0.0
-    assert info["winners"] == [] and info["is_success"] is False
+    assert not any(info["seat_won"]) and info["is_success"] is False and info["truncated"] is True
 
 
 def test_a_game_without_winner_counts_as_won_by_nobody():
     """TOR-705: a Tortuga game can end with the winning nation all exiled; every return is then -1 and
-    ``info["winners"]`` must be empty (it once listed every seat, so evaluations counted such games as won)."""
+    ``info["seat_won"]`` must be all False (it once listed every seat, so evaluations counted such games as won)."""
     env = make_gym("tortuga_v0", seat=0, opponents="random", num_players=6)
     rng = np.random.default_rng(0)
     for seed in range(300):
         _, reward, terminated, _, info = play_episode(env, seed=seed, rng=rng)
         if terminated and not env.state.winners():
             assert reward == -1.0 and set(env.state.returns()) == {-1.0}
-            assert info["winners"] == [] and info["is_success"] is False
+            assert not any(info["seat_won"]) and info["is_success"] is False
             return
     pytest.fail("no random 6-player Tortuga game in 300 ended without a winner")
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_illegal_learner_action(env_id):
-    env = make_gym(env_id, seat=0)
+    env = make_gym(env_id, seat=0, illegal_action="raise")
     env.reset(seed=2)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     before = env.state.to_dict()
@@ -206,10 +210,20 @@ def test_illegal_learner_action(env_id):
     with pytest.raises(IllegalActionError, match="out of range"):
         env.step(env.action_space.n)
 
-    lenient = make_gym(env_id, seat=0, illegal_action="terminate")
+    lenient = make_gym(env_id, seat=0)  # the default: PettingZoo's TerminateIllegalWrapper convention
     lenient.reset(seed=2)
-    _, reward, terminated, truncated, info = lenient.step(illegal)
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    with pytest.warns(IllegalActionWarning, match=rf"action {illegal} .*legal: \d+.*episode ends with reward -1"):
+        _, reward, terminated, truncated, info = lenient.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"], info["is_success"]) == (
+        -1.0,
+        True,
+        False,
+        True,
+        False,
+    )
+    assert lenient.state.to_dict() == before and not lenient.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        lenient.step(int(np.flatnonzero(env.action_masks())[0]))
 
 
 # --- seats and seeding ------------------------------------------------------------------------------
@@ -447,3 +461,78 @@ def test_random_opponent_fast_path_matches_random_policy():
 
     assert actions(RandomPolicy()) == actions(SpyRandom())
     assert recorded
+
+
+# --- hardened inputs, copies, fixed infos (issue 19) --------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("mode", ["terminate", "raise"])
+def test_bad_learner_action_is_an_error_in_every_mode(env_id, mode):
+    env = make_gym(env_id, seat=0, illegal_action=mode)
+    env.reset(seed=2)
+    n = env.action_space.n
+    before = env.state.to_dict()
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    for bad in (None, 2.0, np.float64(legal), "3", True, np.array([legal, legal]), [legal]):
+        with pytest.raises(TypeError, match=rf"learner \(seat 0\).*\[0, {n}\)"):
+            env.step(bad)
+    for bad in (-1, n):
+        with pytest.raises(IllegalActionError, match=rf"action {bad} is out of range \[0, {n}\)"):
+            env.step(bad)
+    assert env.state.to_dict() == before
+    env.step(np.array(legal))  # 0-d arrays and numpy integers are actions (SB3 hands those in)
+    if not env._episode_over:
+        env.step(np.int32(np.flatnonzero(env.action_masks())[0]))
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_reset_seed_must_be_a_non_negative_int(env_id):
+    env = make_gym(env_id)
+    for bad in (True, 1.5, "1"):
+        with pytest.raises(TypeError, match=rf"seed.*{bad!r}"):
+            env.reset(seed=bad)
+    with pytest.raises(ValueError, match="non-negative"):
+        env.reset(seed=-3)
+    first, _ = env.reset(seed=np.int64(4))
+    assert np.array_equal(first, env.reset(seed=4)[0])
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("copier", ["deepcopy", "pickle"])
+def test_copy_mid_game_continues_like_the_original(env_id, copier):
+    """The copy keeps the game, the opponents' generator and the legal-action sampling of the space."""
+    env = gymnasium.make(gym_id(env_id), seat="random", opponents="heuristic")
+    env.reset(seed=8)
+    env.step(env.action_space.sample())
+    twin = copy.deepcopy(env) if copier == "deepcopy" else pickle.loads(pickle.dumps(env))
+    for _ in range(200):
+        action = env.action_space.sample()
+        assert twin.action_space.sample() == action and twin.unwrapped.action_masks()[action]
+        first, second = env.step(action), twin.step(action)
+        assert np.array_equal(first[0], second[0]) and first[1:] == second[1:]
+        if first[2] or first[3]:
+            break
+    assert np.array_equal(env.reset()[0], twin.reset()[0])
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_infos_have_fixed_keys_and_shapes(env_id):
+    """Same keys, numeric values of fixed shape on every step from reset on (replay buffers store them as arrays)."""
+
+    def signature(info):
+        return {key: (np.asarray(value).shape, np.asarray(value).dtype.kind in "biuf") for key, value in info.items()}
+
+    env = make_gym(env_id, seat="random")
+    _, info = env.reset(seed=0)
+    expected = signature(info)
+    assert all(numeric for _, numeric in expected.values())
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        while True:
+            _, _, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+            assert signature(info) == expected
+            if terminated or truncated:
+                break
+        assert signature(env.reset()[1]) == expected
+    with pytest.warns(IllegalActionWarning):
+        info = env.step(int(np.flatnonzero(~env.action_masks())[0]))[4]
+    assert signature(info) == expected

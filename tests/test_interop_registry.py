@@ -1,4 +1,6 @@
-"""PettingZoo and Gymnasium registries: every game by id, no extra install needed."""
+"""PettingZoo and Gymnasium registries and checkers: every game by id with default arguments, no extra install
+needed. The checkers sample actions without the mask: the default ``illegal_action="terminate"`` ends such a game
+with -1 for the offender (PettingZoo's classic convention) instead of raising."""
 
 from __future__ import annotations
 
@@ -6,6 +8,9 @@ import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import parallel_seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import pirate_envs
 from pirate_envs.core.interop import is_rllib_checkpoint, pettingzoo_id, register_pettingzoo_envs
@@ -54,3 +59,23 @@ def test_rllib_checkpoint_detection(tmp_path):
     (tmp_path / "learner_group").mkdir()
     assert is_rllib_checkpoint(tmp_path)
     assert resolve_policy("random", "potsm_v0", 2).act(np.zeros(3), np.array([0, 1, 0]), np.random.default_rng()) == 1
+
+
+UNMASKED_CLIENT = pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
+
+
+@UNMASKED_CLIENT
+@pytest.mark.filterwarnings("ignore:.*is different from the unwrapped version:UserWarning")  # gymnasium.make's own
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_gymnasium_check_env_with_default_arguments(env_id):
+    env = gymnasium.make(pirate_envs.gym_id(env_id))
+    check_env(env, skip_render_check=True)
+    env.close()
+
+
+@UNMASKED_CLIENT
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_pettingzoo_parallel_seed_test_through_turn_based_conversion(env_id):
+    """``turn_based_aec_to_parallel``: every agent passes a sampled action each step, only the acting seat's is
+    used, and PettingZoo's own checker samples them without the mask."""
+    parallel_seed_test(lambda: turn_based_aec_to_parallel(pirate_envs.make(env_id)), num_cycles=50)

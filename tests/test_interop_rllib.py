@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import csv
+import warnings
 
 import numpy as np
 import pytest
 
 import pirate_envs
+from pirate_envs.core.env_options import IllegalActionWarning
 from pirate_envs.core.registry import game_class, make
 
 pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (the rllib extra)")
@@ -94,3 +96,68 @@ def test_rllib_self_play_training_end_to_end(tmp_path):
     assert isinstance(policy, RLlibCheckpointPolicy) and policy.module_dir.name == "player_0"
     report = evaluate_checkpoint(str(final), env_id, 2, opponents=("random",), games=4, seed=0)
     assert report["vs"]["random"]["games"] == 4
+
+
+def _pre_check(env_id: str, seed: int, **kwargs):
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    from pirate_envs.core.interop_rllib import make_rllib_env
+
+    env = make_rllib_env(env_id, **kwargs)
+    env.get_action_space("player_0").seed(seed)  # one space object serves every seat
+    check_multiagent_environments(env)
+
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_rllib_env_pre_check_passes_with_default_arguments(env_id):
+    """RLlib's multi-agent env pre-check steps an action sampled without the mask: the default env takes an
+    illegal one as PettingZoo's classic envs do (the game ends, -1 for the offender) and passes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IllegalActionWarning)
+        for seed in range(4):
+            _pre_check(env_id, seed)
+    refused = 0
+    for seed in range(30):  # the debugging mode refuses an illegal unmasked draw
+        try:
+            _pre_check(env_id, seed, illegal_action="raise")
+        except ValueError as err:
+            assert "step()" in str(err)
+            refused += 1
+    assert refused > 0
+
+
+def test_rllib_example_action_masking_module_reads_our_env():
+    """RLlib's own example module reads ``{"observations", "action_mask"}``: ``observation_key="observations"``
+    gives it that layout, and its masked logits allow only our legal actions."""
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from pirate_envs.core.interop_rllib import make_rllib_env
+
+    env = make_rllib_env("potsm_v0", {"num_players": 2}, observation_key="observations")
+    space = env.observation_space["player_0"]
+    assert set(space.spaces) == {"observations", "action_mask"} and space["action_mask"].dtype == np.float32
+    module = ActionMaskingTorchRLModule(
+        observation_space=space, action_space=env.action_space["player_0"], model_config={"fcnet_hiddens": [16]}
+    )
+    observations, masks = [], []
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while len(observations) < 20:
+        ((agent, agent_obs),) = obs.items()
+        assert space.contains(agent_obs)
+        observations.append(agent_obs["observations"])
+        masks.append(agent_obs["action_mask"])
+        obs, _, terminated, _, _ = env.step({agent: int(rng.choice(np.flatnonzero(agent_obs["action_mask"])))})
+        if terminated["__all__"]:
+            obs, _ = env.reset()
+    batch = {
+        Columns.OBS: {
+            "observations": torch.as_tensor(np.stack(observations)),
+            "action_mask": torch.as_tensor(np.stack(masks)),
+        }
+    }
+    logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+    allowed = torch.as_tensor(np.stack(masks)) > 0
+    assert torch.all(logits[~allowed] < -1e30) and torch.all(logits[allowed] > -1e30)
+    with pytest.raises(KeyError, match="unknown agent 'player_7'"):
+        env.env.observation_space("player_7")

@@ -15,7 +15,7 @@ PettingZooWrapper = torchrl_pettingzoo.PettingZooWrapper
 @pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
 def test_full_game_through_torchrl_wrapper(env_id):
     n = min(game_class(env_id).player_counts)
-    env = PettingZooWrapper(env=make(env_id, num_players=n), use_mask=True, seed=5)
+    env = PettingZooWrapper(env=make(env_id, num_players=n, illegal_action="raise"), use_mask=True, seed=5)
     agents = [f"player_{s}" for s in range(n)]
     assert sorted(env.group_map) == agents  # AEC default: one group per player
     td = env.reset()
@@ -37,3 +37,18 @@ def test_full_game_through_torchrl_wrapper(env_id):
     truncated = td["next", "truncated"].any() if ("next", "truncated") in td.keys(True) else False
     assert truncated or rewards.abs().sum() > 0
     env.close()
+
+
+@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_torchrl_default_collector_with_default_arguments(env_id):
+    """TorchRL's collector with ``policy=None`` steps random actions drawn without our mask: the default
+    env ends a game on an illegal one (-1 for the offender) and the collector keeps going."""
+    from torchrl.collectors import Collector
+
+    n = min(game_class(env_id).player_counts)
+    env = PettingZooWrapper(env=make(env_id, num_players=n), use_mask=True, seed=0)
+    collector = Collector(env, policy=None, frames_per_batch=100, total_frames=200)
+    frames = sum(batch.numel() for batch in collector)
+    collector.shutdown()
+    assert frames == 200

@@ -1,10 +1,12 @@
-"""Rules tests for Madame Ching (``shared/rules/madame_ching.md``): worked examples MCH-1201..1222, then edge cases.
+"""Rules tests for Madame Ching (``docs/rules/madame_ching.md``): worked examples MCH-1201..1222, then edge cases.
 
 Positions are arranged with ``tests/mc_setup.py`` (cards are moved, never duplicated) and every test
 checks the invariants at the end.
 """
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
@@ -567,6 +569,64 @@ def test_mch_552_team_give_keeps_one_card_and_554_partner_not_targeted():
     assert s.phase == act.TEAM_GIVE and s.legal_actions() == [0, 1, act.PASS]
     s.apply_action(0)
     assert s.current_player() != 0 or s.phase != act.TEAM_GIVE  # one card left: the window closes
+
+
+def test_mch_1004_manual_team_give_window_opens_with_one_card():
+    """MCH-1004/MCH-1002/MCH-402: with `auto_resolve_forced` off, TEAM_GIVE is asked even below 2 cards
+    (PASS alone is legal), before the turn moves on."""
+    s = fresh(team_mode=True, auto_resolve_forced=False)
+    set_hand(s, 0, [1])
+    set_expedition(s, 0, [10])
+    start_turn(s, 0, 30)
+    assert s.phase == act.ACTION and s.legal_actions() == [act.PASS]
+    s.apply_action(act.PASS)
+    assert s.phase == act.TEAM_GIVE and s.current_player() == 0 and s.legal_actions() == [act.PASS]
+    assert s.legal_action_mask().sum() == 1 and s.legal_action_mask()[act.PASS] == 1
+    s.apply_action(act.PASS)
+    assert s.phase != act.TEAM_GIVE and s.hands[0] == [1]
+    s.check_invariants()
+
+
+def test_mch_1004_manual_team_give_down_to_one_card_asks_again():
+    """MCH-1004/MCH-402: 4p team game, seed 113120, random play: seat 0 gives a card down to its last one;
+    the TEAM_GIVE window stays open with PASS alone instead of moving to the next boat's ACTION."""
+    s = MadameChingGame(4, team_mode=True, auto_resolve_forced=False).new_initial_state(113120)
+    rng = random.Random(113120)
+    while True:
+        assert not s.is_terminal(), "scenario no longer reaches a give down to one card"
+        seat, phase = s.current_player(), s.phase
+        action = rng.choice(s.legal_actions())
+        s.apply_action(action)
+        if phase == act.TEAM_GIVE and action != act.PASS and len(s.hands[seat]) < 2:
+            break
+    assert s.phase == act.TEAM_GIVE and s.current_player() == seat and s.legal_actions() == [act.PASS]
+    s.check_invariants()
+
+
+def test_mch_917_card_entering_own_hand_leaves_every_own_list():
+    """MCH-917: player_0 passes cards 1 and 2 to its partner (it knows them there); when player_2 returns
+    them, they leave all of player_0's 'known' lists, and player_2 now knows them in player_0's hand."""
+    s = fresh(team_mode=True)
+    set_hand(s, 0, [1, 2, 3, 4])
+    set_hand(s, 2, [50])
+    set_expedition(s, 0, [10])
+    set_expedition(s, 2, [20])
+    start_turn(s, 0, 11, order=[(2, 21)])
+    while s.phase != act.TEAM_GIVE:
+        s.apply_action(s.legal_actions()[0])
+    s.apply_action(0)  # card 1
+    s.apply_action(1)  # card 2
+    s.apply_action(act.PASS)
+    assert {1, 2} <= set(s.known[0][2])
+    while s.phase != act.TEAM_RETURN:
+        s.apply_action(s.legal_actions()[0])
+    assert s.current_player() == 2
+    s.apply_action(0)  # card 1 back
+    s.apply_action(1)  # card 2 back
+    assert {1, 2} <= set(s.hands[0])
+    assert all(c not in cards for cards in s.known[0] for c in (1, 2))
+    assert {1, 2} <= set(s.known[2][0])
+    s.check_invariants()
 
 
 def test_mch_612_spy_takes_a_random_encounter_card():

@@ -473,7 +473,7 @@ def test_secret_vote_hidden_from_every_non_voter_and_infos():
 
 
 def test_aec_infos_carry_nothing_during_the_game():
-    """TOR-916: ``infos`` are empty until the end (no vote card, no hoard)."""
+    """TOR-916: ``infos`` carry nothing until the end (no vote card, no hoard): no keys or only zeros."""
     env = tortuga_v0.env(num_players=4)
     env.reset(seed=3)
     rng = random.Random(0)
@@ -483,8 +483,84 @@ def test_aec_infos_carry_nothing_during_the_game():
             assert set(info) >= {"scores", "won", "nations", "hoards"}
             env.step(None)
             continue
-        assert info == {}
+        assert not any(np.any(np.asarray(value)) for value in info.values()), info
         env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
+def played_to_the_end(n: int = 4, seed: int = 1, **options):
+    """A game played with random legal actions (``random.Random(0)``) to its end by the rules."""
+    state = TortugaGame(num_players=n, **options).new_initial_state(seed)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_truncated()
+    return state
+
+
+def test_tor_901_703_every_nation_public_in_final_observations():
+    """TOR-901/TOR-703/TOR-1004: once the game has ended every seat's observation names every player's
+    nation (4 players, seed 1: at the Armada end p1 was exiled and p3 spied on it; p0, p2, p3 unrevealed)."""
+    state = played_to_the_end()
+    n = state.game.num_players
+    assert state.end_reason == "armada"
+    assert not all(state.revealed[p] or state.spied[0][p] for p in range(1, n))  # the case that matters
+    for viewer in range(n):
+        for k in range(n):
+            p = (viewer + k) % n
+            assert player_field(state, viewer, k, 17) == 0, (viewer, p)  # not "unknown"
+            assert [player_field(state, viewer, k, 18 + nat) for nat in range(3)] == [
+                float(nat == state.nation[p]) for nat in range(3)
+            ]
+        shown = state.render(viewer).split("players:")[1]
+        assert "nation ?" not in shown
+
+
+def test_tor_901_resample_after_the_end_keeps_every_nation():
+    """TOR-901/TOR-703: a finished game has no hidden nation left; resample_hidden redraws none and the
+    final observation is unchanged (no leak)."""
+    state = played_to_the_end()
+    for seat in range(state.game.num_players):
+        for seed in range(10):
+            det = state.resample_hidden(seat, seed)
+            assert det.nation == state.nation
+            np.testing.assert_array_equal(det.observation(seat), state.observation(seat))
+
+
+def test_tor_901_aec_final_observe_shows_every_nation():
+    """TOR-901/TOR-1004: the AEC env's final observation of every agent shows all nations."""
+    env = tortuga_v0.env(num_players=4)
+    env.reset(seed=1)
+    rng = random.Random(0)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    state = env.unwrapped.state
+    assert state.is_terminal() and not state.is_truncated()
+    start = field_slices(4)["players"].start
+    for seat in range(4):
+        rows = env.observe(f"player_{seat}")["observation"][start : start + 4 * PLAYER_BLOCK]
+        rows = rows.reshape(4, PLAYER_BLOCK)
+        assert rows[:, 17].sum() == 0
+        assert [int(np.argmax(rows[k, 18:21])) for k in range(4)] == [state.nation[(seat + k) % 4] for k in range(4)]
+
+
+@pytest.mark.parametrize("n", [2, 4, 9])
+def test_tor_1005_final_info_numeric_and_fixed_shape(n):
+    """TOR-1005: end-of-game infos are numbers of a fixed shape (nation indices, not names): per seat
+    `nations`, `hoards`, `maps`, `exiled`; per nation (England, France, Spain) `nation_scores` and 0/1
+    `nation_won` - the same keys and lengths on any state, so the adapter can show zeros before the end."""
+    state = played_to_the_end(n)
+    info = state.final_info()
+    assert info["nations"] == state.nation
+    assert info["hoards"] == state.hoard and info["maps"] == state.maps
+    assert info["exiled"] == [int(x) for x in state.exiled]
+    assert info["nation_scores"] == state.nation_scores()
+    assert info["nation_won"] == [int(nat in state.winning_nations()) for nat in range(3)]
+    lengths = {"nations": n, "hoards": n, "maps": n, "exiled": n, "nation_scores": 3, "nation_won": 3}
+    for key, value in info.items():
+        assert len(value) == lengths[key] and all(type(x) is int for x in value), key
+    start = TortugaGame(num_players=n).new_initial_state(0).final_info()
+    assert {key: len(value) for key, value in start.items()} == lengths
 
 
 # --- edge cases -----------------------------------------------------------------------------------------------

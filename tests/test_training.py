@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -216,7 +217,9 @@ def test_checkpoint_files_and_pool_state(tmp_path):
     folder = tmp_path / "checkpoints"
     folder.mkdir()
     for steps in (100, 200, 300):
-        (folder / f"step_{steps:010d}.zip").write_bytes(b"zip")
+        with zipfile.ZipFile(folder / f"step_{steps:010d}.zip", "w") as model_zip:  # what a sound model zip holds
+            model_zip.writestr("data", "{}")
+            model_zip.writestr("policy.pth", b"weights")
         atomic_write_json(folder / f"step_{steps:010d}.json", {"timesteps": steps})
     (folder / "step_0000000400.json").write_text("{}")  # state without its zip: incomplete, ignored
     assert [p.name for p in checkpoint_states(tmp_path)] == [f"step_{s:010d}.json" for s in (100, 200, 300)]
@@ -441,3 +444,43 @@ def test_atomic_save_keeps_the_old_file_when_saving_crashes(tmp_path):
         atomic_save_model(CrashingModel(), target)
     assert target.read_bytes() == b"the previous good model"
     assert list(tmp_path.iterdir()) == [target]
+
+
+def test_value_warmup_fits_only_the_value_head():
+    """ppo.value_warmup_steps: updates inside the warm-up leave the policy as it was; later ones move it."""
+    import torch
+
+    from training.callbacks import VALUE_PARAMETERS, ValueWarmupCallback
+    from training.train import build_model, build_vec_env
+
+    config = validate_config(
+        {
+            "env": {"id": "dead_mans_draw_v0", "options": {"num_players": 2}},
+            "run": {"total_timesteps": 128},
+            "vec_env": {"n_envs": 2},
+            "ppo": {"n_steps": 32, "batch_size": 32, "value_warmup_steps": 64, "learning_rate": 1e-3},
+            "network": {"pi": [16], "vf": [16]},
+        }
+    )
+    assert validate_config(MINIMAL)["ppo"]["value_warmup_steps"] == 0
+    vec = build_vec_env(config, opponents="random")
+    try:
+        model = build_model(config, vec, tensorboard_log=None)
+
+        def weights() -> dict:
+            return {k: v.clone() for k, v in model.policy.state_dict().items()}
+
+        def changed(before: dict, after: dict) -> set:
+            return {k for k in before if not torch.equal(before[k], after[k])}
+
+        start = weights()
+        callback = ValueWarmupCallback(config["ppo"]["value_warmup_steps"])
+        model.learn(total_timesteps=64, callback=callback)  # one rollout of 64 steps: inside the warm-up
+        warm = weights()
+        moved = changed(start, warm)
+        assert moved and all(k.startswith(VALUE_PARAMETERS) for k in moved), moved
+        assert all(p.requires_grad for p in model.policy.parameters())  # unfrozen when learn() ends
+        model.learn(total_timesteps=64, callback=callback, reset_num_timesteps=False)  # past the warm-up
+        assert any(not k.startswith(VALUE_PARAMETERS) for k in changed(warm, weights()))
+    finally:
+        vec.close()

@@ -273,6 +273,34 @@ class UpdateThreadsCallback(BaseCallback):
         return True
 
 
+VALUE_PARAMETERS = ("mlp_extractor.value_net.", "value_net.", "vf_features_extractor.")
+
+
+class ValueWarmupCallback(BaseCallback):
+    """``ppo.value_warmup_steps``: the PPO updates whose rollouts end at or before ``steps`` timesteps fit
+    only the value branch; every other parameter (the policy) is frozen, so the rollouts keep coming
+    from the warm-started policy while its value head learns what that policy's positions are worth.
+    A cloned policy's value head is uncalibrated, and PPO steps on its advantages are noise."""
+
+    def __init__(self, steps: int) -> None:
+        super().__init__()
+        self.steps = steps
+
+    def _freeze_policy(self, frozen: bool) -> None:
+        for name, parameter in self.model.policy.named_parameters():
+            if not name.startswith(VALUE_PARAMETERS):
+                parameter.requires_grad_(not frozen)
+
+    def _on_rollout_end(self) -> None:  # the PPO update follows
+        self._freeze_policy(self.model.num_timesteps <= self.steps)
+
+    def _on_training_end(self) -> None:
+        self._freeze_policy(False)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 class ProgressCallback(BaseCallback):
     """A tqdm progress bar over the run's total timesteps (it starts where a resumed run left off)."""
 

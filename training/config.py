@@ -6,7 +6,8 @@ A run is described by one YAML file (``configs/<env_id>.yaml``) plus command-lin
 default filled in). Every problem stops the run before training with a :class:`ConfigError` that
 names the file, the key path (``ppo.learning_rate``, ``opponents.stages[1].mix``) and what is
 allowed: unknown keys (with a "did you mean"), wrong types, out-of-range values, unknown env ids,
-invalid rule options, missing checkpoint files and broken YAML (with its line and column).
+invalid rule options, missing or unreadable checkpoint files, a ``run.init_from`` model made for
+another game, broken YAML and keys given twice in one mapping (with the line and column).
 
 ``docs/training.md`` has the reference table; :func:`describe_schema` prints the same facts.
 """
@@ -122,6 +123,13 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "max_grad_norm": Field(float, 0.5, "gradient clipping", minimum=0.0, exclusive_minimum=True),
         "target_kl": Field(float, None, "early stop of an update past this KL", minimum=0.0, nullable=True),
         "normalize_advantage": Field(bool, True, "normalise advantages per minibatch"),
+        "value_warmup_steps": Field(
+            int,
+            0,
+            "first timesteps whose PPO updates fit only the value head, the policy frozen (after a warm start "
+            "the value head is uncalibrated and early advantages are noise)",
+            minimum=0,
+        ),
     },
     "network": {
         "pi": Field("int_list", [128, 128], "hidden layer sizes of the policy MLP"),
@@ -200,17 +208,53 @@ SCHEMA: dict[str, dict[str, Field]] = {
 
 
 # --- loading ---------------------------------------------------------------------------------------
+class DuplicateKeyError(yaml.constructor.ConstructorError):
+    """A key given twice in one YAML mapping."""
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (PyYAML keeps the last one
+    silently, so a second ``ppo:`` section would quietly replace the first)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, yaml.Node] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # ``<<: *anchor`` merges may be overridden
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node)
+            except TypeError:  # an unhashable key: the base class reports it
+                continue
+            if first is not key_node:
+                raise DuplicateKeyError(
+                    None,
+                    None,
+                    f"duplicate key {key!r} (first given at line {first.start_mark.line + 1}); "
+                    "a key may appear once in a mapping",
+                    key_node.start_mark,
+                )
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse_yaml(text: str) -> Any:
+    """YAML text to Python, refusing duplicate keys (:class:`UniqueKeyLoader`)."""
+    return yaml.load(text, Loader=UniqueKeyLoader)
+
+
 def read_yaml(path: str | Path) -> dict[str, Any]:
     """Parse a YAML config file; a missing file or broken YAML raises :class:`ConfigError`."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} does not exist")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = parse_yaml(path.read_text())
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(err, "problem", None) or str(err)
+        if isinstance(err, DuplicateKeyError):
+            raise ConfigError(f"{path}{where}: {problem}") from None
         raise ConfigError(f"{path}: broken YAML{where}: {problem}") from None
     if data is None:
         data = {}
@@ -227,12 +271,16 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], source: str = "-
         if not sep or not key:
             raise ConfigError(f"{source} {item!r}: expected key.path=value, e.g. ppo.learning_rate=1e-4")
         try:
-            value = yaml.safe_load(text)
+            value = parse_yaml(text)
         except yaml.YAMLError as err:
             raise ConfigError(f"{source} {item!r}: the value is not valid YAML: {err}") from None
         parts = key.split(".")
         node: Any = data
-        for depth, part in enumerate(parts[:-1]):
+        for depth, part in enumerate(parts):
+            if not isinstance(node, (dict, list)):  # e.g. ``run: 5`` in the file with --set run.dir=...
+                raise _not_a_mapping(source, item, ".".join(parts[:depth]), node)
+            if depth == len(parts) - 1:
+                break
             node = _child(node, part, ".".join(parts[: depth + 1]), source, create=True)
         last = parts[-1]
         if isinstance(node, list):
@@ -241,6 +289,13 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], source: str = "-
         else:
             node[last] = value
     return data
+
+
+def _not_a_mapping(source: str, item: str, path: str, node: Any) -> ConfigError:
+    return ConfigError(
+        f"{source} {item!r}: cannot set a key inside {path}: it is {type(node).__name__} {node!r}, not a mapping "
+        f"(make {path} a mapping in the config file, e.g. {path}: {{key: value}})"
+    )
 
 
 def _index(node: list, part: str, path: str, source: str) -> int:
@@ -314,8 +369,10 @@ def validate_config(data: Mapping[str, Any], source: str = "config", check_files
         return ConfigError(f"{source}: {path}: {problem}")
 
     config = check_sections(data, SCHEMA, fail)
-    _check_game(config, fail)
+    game = _check_game(config, fail)
     _check_consistency(config, fail, check_files)
+    if check_files and config["run"]["init_from"] is not None:
+        _check_init_from_game(config["run"]["init_from"], config["env"]["id"], game, fail)
     return config
 
 
@@ -430,7 +487,8 @@ def _check_stages(value: Any, path: str, fail: Callable) -> list[dict[str, Any]]
     return stages
 
 
-def _check_game(config: dict[str, Any], fail: Callable) -> None:
+def _check_game(config: dict[str, Any], fail: Callable) -> Any:
+    """The env id and rule options must make a game; returns it (the engine ``Game``)."""
     import pirate_envs
     from pirate_envs.core.errors import InvalidOptionError
     from pirate_envs.core.registry import game_class
@@ -448,6 +506,32 @@ def _check_game(config: dict[str, Any], fail: Callable) -> None:
     if seat != "random" and seat >= game.num_players:
         raise fail(
             "env.seat", f"must be in [0, {game.num_players}) for {game.num_players} players or 'random'; got {seat}"
+        )
+    return game
+
+
+def _check_init_from_game(path: str, env_id: str, game: Any, fail: Callable) -> None:
+    """``run.init_from`` must be a sound model zip for this game: read from the zip's own records (its
+    spaces, the env id its run files name) in milliseconds, before any env or network is built."""
+    from training.checkpoints import model_spaces, model_zip_problem, recorded_env_id
+
+    problem = model_zip_problem(path)
+    if problem is not None:
+        raise fail("run.init_from", f"checkpoint file {path!r} {problem}; allowed: a MaskablePPO .zip or null")
+    recorded = recorded_env_id(path)
+    if recorded is not None and recorded[0] != env_id:
+        raise fail(
+            "run.init_from",
+            f"{path!r} was trained on {recorded[0]!r} (recorded in {str(recorded[1])!r}); this run trains {env_id!r}",
+        )
+    spaces = model_spaces(path)
+    wanted = (tuple(game.observation_shape), int(game.num_actions))
+    if spaces is not None and spaces != wanted:
+        raise fail(
+            "run.init_from",
+            f"{path!r} was trained on observations of shape {spaces[0]} with {spaces[1]} actions; {env_id} with "
+            f"{game.num_players} players and env.options has {wanted[0]} and {wanted[1]} (another game, player count "
+            "or variant)",
         )
 
 

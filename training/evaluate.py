@@ -12,8 +12,14 @@ Command line::
     python -m training.evaluate --env potsm_v0 --num-players 4 \\
         --checkpoint checkpoints/potsm_v0/model.zip --vs random heuristic --games 1000
 
-Both print a Markdown table. Bad input (unknown env id or policy, missing checkpoint, bad
-option or player count) prints ``error: ...`` and exits with code 2.
+``--replays DIR`` (either form) also writes one replay per game, ``DIR/game-NNNNN.json`` (with
+``--checkpoint``: ``DIR/vs-<opponent>/game-NNNNN.json``); ``pirate_envs.core.replay`` loads and
+re-simulates them exactly.
+
+Both print a Markdown table. Bad input (unknown env id or policy, missing or unreadable
+checkpoint, bad option or player count, an ``--out`` that cannot be written) prints
+``error: ...`` and exits with code 2 before any game is played: every spec is checked cheaply
+before the first checkpoint is loaded.
 
 Python API (for the training pipeline and notebooks)::
 
@@ -41,13 +47,14 @@ object, a callable) or a ``{label: spec}`` dict. ``run_tournament`` returns
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from training.inputs import EXIT_USAGE, InputError, add_game_arguments, parse_options
-from training.report import checkpoint_markdown, tournament_markdown, write_report
+from training.inputs import EXIT_USAGE, InputError, add_game_arguments, check_policy_spec, make_game, parse_options
+from training.report import check_report_target, checkpoint_markdown, tournament_markdown, write_report
 from training.tournament import Tournament, prepare_tournament, run_prepared, run_tournament
 
 __all__ = ["InputError", "evaluate_checkpoint", "main", "run_tournament"]
@@ -65,19 +72,24 @@ def _prepare_checkpoint_runs(
     workers: int,
     options: Mapping[str, Any] | None,
     progress: bool,
+    replays: str | Path | None = None,
 ) -> dict[str, Tournament]:
     if not opponents:
         raise InputError("no opponents given; name at least one (random, heuristic, a checkpoint .zip)")
     if not Path(path).exists():
         raise InputError(f"checkpoint not found: {path}")
+    game = make_game(env_id, num_players, options)
+    if CHECKPOINT_LABEL in map(str, opponents):
+        raise InputError(f"{CHECKPOINT_LABEL!r} cannot be an opponent label")
+    for spec in (path, *opponents):  # all of them, cheaply, before any checkpoint is loaded
+        check_policy_spec(spec, game)
     runs = {}
     for opponent in opponents:
         label = str(opponent)
-        if label == CHECKPOINT_LABEL:
-            raise InputError(f"{CHECKPOINT_LABEL!r} cannot be an opponent label")
         policies = {CHECKPOINT_LABEL: str(path), label: opponent}
+        folder = None if replays is None else Path(replays) / f"vs-{re.sub(r'[^A-Za-z0-9._-]+', '_', label)}"
         runs[label] = prepare_tournament(
-            env_id, num_players, policies, games, seed, workers, options, progress=progress
+            env_id, num_players, policies, games, seed, workers, options, progress=progress, replays=folder
         )
     return runs
 
@@ -154,32 +166,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--out", default=None, help="output directory, or a .json file (the .md goes beside it)")
     parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    parser.add_argument("--replays", metavar="DIR", default=None, help="write one replay JSON per game into DIR")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    stem = "eval" if args.checkpoint else "tournament"
     try:
+        if args.out:  # before any game: a result that cannot be written is lost
+            check_report_target(args.out, stem)
         options = parse_options(args.env, args.option)
         if args.checkpoint:
             runs = _prepare_checkpoint_runs(
                 args.checkpoint, args.env, args.num_players, args.vs, args.games, args.seed, args.workers, options,
-                args.progress,
+                args.progress, args.replays,
             )  # fmt: skip
         else:
             tournament = prepare_tournament(
                 args.env, args.num_players, args.policies, args.games, args.seed, args.workers, options,
-                progress=args.progress,
+                progress=args.progress, replays=args.replays,
             )  # fmt: skip
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.checkpoint:
         result = _checkpoint_result(args.checkpoint, runs)
-        markdown, stem = checkpoint_markdown(result), "eval"
+        markdown = checkpoint_markdown(result)
     else:
         result = tournament.run()
-        markdown, stem = tournament_markdown(result), "tournament"
+        markdown = tournament_markdown(result)
     print(markdown, end="")
     print(f"({result['run']['wall_seconds']:.1f} s with {result['run']['workers']} worker(s))")
     if args.out:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pirate_envs.core.policy import resolve_policy
+from pirate_envs.core.policy import SEARCH_BOTS, check_spaces, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
 
 EXIT_USAGE = 2
@@ -100,6 +100,44 @@ def load_policy(spec: Any, game: Any) -> Any:
         raise InputError(str(exc)) from None
     except Exception as exc:  # a checkpoint that does not load (bad zip, wrong format...)
         raise InputError(f"cannot load policy {policy_label(spec)!r}: {type(exc).__name__}: {exc}") from None
+
+
+def is_checkpoint_spec(spec: Any) -> bool:
+    """Whether ``spec`` names a checkpoint file or directory (rather than a bot or a Policy object)."""
+    if isinstance(spec, Path):
+        return True
+    if not isinstance(spec, str) or spec in ("random", "heuristic") or spec.partition(":")[0] in SEARCH_BOTS:
+        return False
+    return spec.endswith(".zip") or "/" in spec or Path(spec).exists()
+
+
+def check_policy_spec(spec: Any, game: Any) -> None:
+    """Validate ``spec`` for ``game`` cheaply, without loading a network: bots are built (milliseconds), a
+    checkpoint file must exist and, for a ``.zip``, read as a model made for the game's spaces.
+
+    Callers check every spec this way before loading any checkpoint (seconds each), so that a typo in
+    the last spec is reported at once.
+    """
+    if not is_checkpoint_spec(spec):
+        load_policy(spec, game)
+        return
+    from training.checkpoints import model_spaces, model_zip_problem
+
+    path = Path(spec)
+    if not path.exists():
+        raise InputError(f"checkpoint not found: {spec}")
+    if path.is_dir():  # an RLlib checkpoint: its module is checked when it loads
+        return
+    problem = model_zip_problem(path)
+    if problem is not None:
+        raise InputError(f"checkpoint {str(spec)!r} {problem}")
+    spaces = model_spaces(path)
+    wanted = (game.observation_shape, game.num_actions)
+    mismatch = spaces and check_spaces(
+        f"checkpoint {spec}", spaces, wanted, f"{game.game_id} with {game.num_players} players"
+    )
+    if mismatch:
+        raise InputError(mismatch)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:

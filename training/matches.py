@@ -4,7 +4,7 @@
 the fallback for a checkpoint's ``eval.json`` when no fuller tournament tool is available). Deals
 are played *duplicate style*: deal ``d`` (seeded ``seed + d``) is played once from every seat, so
 seat and card luck cancel out across a block of ``num_players`` games. A game counts as a win when
-the learner's seat is among the winners (``info["winners"]`` of the Gymnasium adapter); a
+the learner's seat is among the winners (``info["is_success"]`` of the Gymnasium adapter); a
 truncated game counts as played and not won.
 """
 
@@ -63,7 +63,7 @@ def play_matches(
     opponent_name: str | None = None,
 ) -> MatchResult:
     """Play ``games`` games of ``learner`` against ``opponent`` in every other seat, seats rotating."""
-    env = make_gym(env_id, seat=0, opponents=opponent, **(options or {}))
+    env = make_gym(env_id, seat=0, opponents=opponent, illegal_action="raise", **(options or {}))
     n = env.num_players
     name = opponent_name or (opponent if isinstance(opponent, str) else repr(opponent))
     result = MatchResult(opponent=name, games_by_seat=[0] * n, wins_by_seat=[0] * n)
@@ -78,7 +78,7 @@ def play_matches(
             action = learner.act(observation, mask, learner_rng)
             observation, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
-        won = seat in info.get("winners", [])
+        won = bool(info["is_success"])  # the learner's seat is among the winners
         result.games += 1
         result.games_by_seat[seat] += 1
         result.wins += won

@@ -106,6 +106,33 @@ def report_paths(out: str | Path, stem: str) -> tuple[Path, Path]:
     return json_path, json_path.with_suffix(".md")
 
 
+def check_report_target(out: str | Path, stem: str) -> None:
+    """Make sure the report files of ``out`` can be written (before the games that fill them are
+    played); creates the folder. Raises ``training.inputs.InputError`` naming the path otherwise."""
+    import tempfile
+
+    from training.inputs import InputError
+
+    json_path, md_path = report_paths(out, stem)
+    for path in (json_path, md_path):
+        if path.is_dir():
+            raise InputError(f"--out: {str(path)!r} is a directory; it cannot be written as a report file")
+    for folder in (json_path.parent, *json_path.parent.parents):
+        if folder.exists() and not folder.is_dir():
+            raise InputError(
+                f"--out: {str(folder)!r} exists and is not a directory; allowed: a directory or a .json file"
+            )
+    try:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=json_path.parent):
+            pass
+    except OSError as err:
+        raise InputError(
+            f"--out: cannot write the report to {str(json_path.parent)!r} ({err.strerror or err}); "
+            "allowed: a writable directory or a .json file in one"
+        ) from None
+
+
 def write_report(result: dict, markdown: str, out: str | Path, stem: str) -> tuple[Path, Path]:
     """Write ``result`` as JSON and ``markdown`` beside it; return both paths."""
     json_path, md_path = report_paths(out, stem)

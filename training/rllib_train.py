@@ -234,7 +234,7 @@ def build_algorithm_config(config: dict[str, Any]):
 
     from pirate_envs.core.interop_rllib import FEATURES_KEY, MaskedPPOTorchRLModule, register_rllib_env
 
-    env_name = register_rllib_env(config["env"]["id"])
+    env_name = register_rllib_env(config["env"]["id"], illegal_action="raise")
     model = config["model"]
     model_config = {
         "fcnet_hiddens": list(model["hiddens"]),

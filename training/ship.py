@@ -8,28 +8,45 @@ Writes ``checkpoints/<env_id>/`` (or ``--out``):
 - ``config.yaml`` — the run's resolved config;
 - ``eval.json`` / ``eval.md`` — ``training.evaluate.evaluate_checkpoint`` against ``--vs`` opponents
   (default random and heuristic) over ``--games`` seat-rotated games at the run's player count.
+
+A folder that already holds a shipped ``model.zip`` is not overwritten: the command stops (exit
+status 2) naming it, unless ``--force`` is given; then the replaced checkpoint's evaluation and the
+new one are printed side by side. A missing, truncated or unloadable model zip or a broken
+``config.yaml`` is reported as ``error: ...`` naming the file (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from training.checkpoints import atomic_write_bytes, atomic_write_text
+from training.checkpoints import atomic_write_bytes, atomic_write_text, model_zip_problem
+from training.inputs import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+class ShipError(ValueError):
+    """Shipping cannot go ahead: a missing or unreadable run file, or a checkpoint already shipped there."""
 
 
 def export_model(source: Path, target: Path) -> int:
     """Save the model at ``source`` to ``target`` without optimiser state; returns the size in bytes."""
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(source, device="cpu")
+    problem = model_zip_problem(source)
+    if problem is not None:
+        raise ShipError(f"model file {str(source)!r} {problem}")
+    try:
+        model = MaskablePPO.load(source, device="cpu")
+    except Exception as err:  # pickle, torch, key errors: not a usable MaskablePPO model
+        raise ShipError(f"cannot load {str(source)!r} as a MaskablePPO model: {type(err).__name__}: {err}") from None
     optimizer = model.policy.optimizer
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
     model.tensorboard_log = None  # a path on the training machine
@@ -39,21 +56,90 @@ def export_model(source: Path, target: Path) -> int:
     return len(buffer.getvalue())
 
 
+def read_run_config(run_dir: Path) -> dict[str, Any]:
+    """The run's ``config.yaml`` (as ``training.train`` wrote it); a missing or broken one is a :class:`ShipError`."""
+    path = run_dir / "config.yaml"
+    try:
+        config = yaml.safe_load(path.read_text())
+        env_id = config["env"]["id"]
+        dict(config["env"].get("options") or {})
+    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError, ValueError) as err:
+        raise ShipError(f"cannot read the run's config {str(path)!r}: {type(err).__name__}: {err}") from None
+    if not isinstance(env_id, str):
+        raise ShipError(f"{str(path)!r}: env.id must be an env id; got {env_id!r}")
+    return config
+
+
+def _shipped_evaluation(target: Path) -> dict[str, Any] | None:
+    """The evaluation of the checkpoint shipped in ``target`` (its eval.json), or None if it has none readable."""
+    try:
+        return json.loads((target / "eval.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _summary(evaluation: dict[str, Any] | None) -> str:
+    if not evaluation:
+        return "no readable eval.json"
+    rows = evaluation.get("vs", {})
+    return ", ".join(f"vs {name} {row['win_rate']:.3f} over {row['games']} games" for name, row in rows.items())
+
+
+def comparison_table(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
+    """The old and new evaluations side by side (Markdown), one row per opponent of either."""
+
+    def cell(evaluation: dict[str, Any] | None, name: str) -> str:
+        row = (evaluation or {}).get("vs", {}).get(name)
+        if row is None:
+            return "—"
+        low, high = row["win_rate_ci95"]
+        return f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}] ({row['games']} games)"
+
+    names = list(new["vs"]) + [name for name in (old or {}).get("vs", {}) if name not in new["vs"]]
+    lines = ["| opponents | replaced checkpoint | new checkpoint |", "|---|---|---|"]
+    lines += [f"| `{name}` | {cell(old, name)} | {cell(new, name)} |" for name in names]
+    return "\n".join(lines) + "\n"
+
+
 def ship(
-    run_dir: Path, model_name: str, out: Path | None, opponents: list[str], games: int, workers: int
+    run_dir: Path,
+    model_name: str,
+    out: Path | None,
+    opponents: list[str],
+    games: int,
+    workers: int,
+    force: bool = False,
 ) -> dict[str, Any]:
+    """Export, copy the config and evaluate; see the module docstring. A checkpoint already shipped in
+    the target folder is only replaced with ``force`` (and then both evaluations are printed)."""
     from training.evaluate import evaluate_checkpoint
     from training.report import checkpoint_markdown, write_report
 
-    config = yaml.safe_load((run_dir / "config.yaml").read_text())
+    run_dir = Path(run_dir)
+    source = run_dir / model_name
+    problem = model_zip_problem(source)
+    if problem is not None:
+        raise ShipError(f"model file {str(source)!r} {problem}")
+    config = read_run_config(run_dir)
     env_id = config["env"]["id"]
-    options = dict(config["env"]["options"])
+    options = dict(config["env"].get("options") or {})
     num_players = options.pop("num_players", None)
     options.pop("reward_mode", None)  # a training choice; the evaluation plays the game's default rules
-    target = out or ROOT / "checkpoints" / env_id
-    target.mkdir(parents=True, exist_ok=True)
-    size = export_model(run_dir / model_name, target / "model.zip")
-    atomic_write_text(target / "config.yaml", (run_dir / "config.yaml").read_text())
+    target = Path(out) if out is not None else ROOT / "checkpoints" / env_id
+    replacing = (target / "model.zip").exists()
+    old = _shipped_evaluation(target) if replacing else None
+    if replacing and not force:
+        raise ShipError(
+            f"{str(target / 'model.zip')!r} is a shipped checkpoint already ({_summary(old)}); shipping would "
+            "replace it. Pass --force to replace it (the old and new evaluations are then printed side by side) "
+            "or --out DIR to ship elsewhere"
+        )
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        size = export_model(source, target / "model.zip")
+        atomic_write_text(target / "config.yaml", (run_dir / "config.yaml").read_text())
+    except OSError as err:
+        raise ShipError(f"cannot write the checkpoint to {str(target)!r}: {err}") from None
     shipped = target / "model.zip"
     if shipped.is_absolute() and shipped.is_relative_to(Path.cwd()):
         shipped = shipped.relative_to(Path.cwd())  # eval.json names the file as the repository does
@@ -65,6 +151,9 @@ def ship(
     for name, row in result["vs"].items():
         low, high = row["win_rate_ci95"]
         print(f"vs {name}: win rate {row['win_rate']:.3f} [{low:.3f}, {high:.3f}] over {row['games']} games")
+    if replacing:
+        print(f"\nreplaced the checkpoint in {target} (--force); its evaluation and the new one:\n")
+        print(comparison_table(old, result), end="")
     return result
 
 
@@ -76,11 +165,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vs", nargs="+", default=["random", "heuristic"], help="evaluation opponents")
     parser.add_argument("--games", type=int, default=1000, help="games per opponent (default 1000)")
     parser.add_argument("--workers", type=int, default=1, help="evaluation processes")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a checkpoint already shipped in the output folder (prints the old and new evaluations)",
+    )
     args = parser.parse_args(argv)
     if not (args.run_dir / args.model).is_file() or not (args.run_dir / "config.yaml").is_file():
         print(f"error: {args.run_dir} has no {args.model} and config.yaml", file=sys.stderr)
         return 2
-    ship(args.run_dir, args.model, args.out, args.vs, args.games, args.workers)
+    try:
+        ship(args.run_dir, args.model, args.out, args.vs, args.games, args.workers, force=args.force)
+    except (ShipError, InputError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return 0
 
 

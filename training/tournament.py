@@ -1,9 +1,10 @@
 """Seat-rotated, seeded tournaments between policies on any registered game.
 
 A tournament is prepared once (:func:`prepare_tournament` validates the env id, player count,
-rule options and every policy, raising :class:`InputError` — a ``ValueError`` — with a
-clear message) and then run (:meth:`Tournament.run`), in this process or in ``workers`` spawned
-processes. :func:`run_tournament` does both.
+rule options and every policy, all specs cheaply before any checkpoint is loaded, raising
+:class:`InputError` — a ``ValueError`` — with a clear message) and then run
+(:meth:`Tournament.run`), in this process or in ``workers`` spawned processes.
+:func:`run_tournament` does both.
 
 Seating. Policy ``i`` of ``P`` policies at ``n`` seats:
 
@@ -19,6 +20,10 @@ Seeding. Game ``g`` of a tournament with ``seed`` draws everything from
 ``SeedSequence(seed, spawn_key=(g,))``: the game's own seed and one ``numpy`` generator per
 seat for the policies. A game's outcome therefore depends only on ``(seed, g)`` and the
 policies, never on ``workers`` or on which process played it.
+
+Replays. With ``replays=DIR`` every game is also written as ``DIR/game-NNNNN.json`` (a
+:class:`pirate_envs.core.replay.Replay`: env id, options, the engine seed, the policy of each seat,
+the actions and the outcome), which re-simulates exactly through the engine.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ import numpy as np
 
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.policy import choose_action
-from training.inputs import InputError, load_policy, make_game, policy_label
+from pirate_envs.core.replay import Replay, outcome_of, replay_from_dict, save_replay
+from training.inputs import InputError, check_policy_spec, load_policy, make_game, policy_label
 from training.stats import openskill_ratings, placements, wilson_interval
 
 # --- seating and seeding ------------------------------------------------------------------------
@@ -70,11 +76,19 @@ def game_seeds(seed: int, game_index: int, num_players: int) -> tuple[int, list[
 
 
 def play_seated_game(
-    game: Any, policies: Sequence[Any], labels: Sequence[str], seats: Sequence[int], seed: int, game_index: int
+    game: Any,
+    policies: Sequence[Any],
+    labels: Sequence[str],
+    seats: Sequence[int],
+    seed: int,
+    game_index: int,
+    record_actions: bool = False,
 ) -> dict:
-    """Play game ``game_index`` of a tournament, policy ``seats[s]`` at seat ``s``; return its JSON-safe record."""
+    """Play game ``game_index`` of a tournament, policy ``seats[s]`` at seat ``s``; return its JSON-safe record
+    (with ``record_actions``, also the game's ``replay``: see :mod:`pirate_envs.core.replay`)."""
     engine_seed, rngs = game_seeds(seed, game_index, game.num_players)
     state = game.new_initial_state(engine_seed)
+    actions: list[int] = []
     while not state.is_terminal():
         seat = state.current_player()
         policy = policies[seats[seat]]
@@ -84,10 +98,12 @@ def play_seated_game(
         except IllegalActionError as exc:
             who = labels[seats[seat]]
             raise IllegalActionError(f"policy {who} (seat {seat}) chose an illegal action: {exc}") from exc
+        if record_actions:
+            actions.append(int(action))
     returns = [float(r) for r in state.returns()]
     scores = [float(s) for s in state.scores()]
     winners = state.winners()
-    return {
+    record = {
         "game": game_index,
         "seats": list(seats),
         "returns": returns,
@@ -97,6 +113,25 @@ def play_seated_game(
         "truncated": bool(state.is_truncated()),
         "decisions": int(state.decisions),
     }
+    if record_actions:
+        record["replay"] = Replay(
+            env_id=game.game_id,
+            options={"num_players": game.num_players, **game.options},
+            seed=engine_seed,
+            policies=[labels[p] for p in seats],
+            actions=actions,
+            outcome=outcome_of(state),
+            source={"tournament_seed": seed, "game": game_index},
+        ).to_dict()
+    return record
+
+
+def write_replays(directory: str | Path, records: list[dict]) -> None:
+    """Move each record's ``replay`` into ``directory/game-NNNNN.json`` (the summary keeps no actions)."""
+    for record in records:
+        data = record.pop("replay", None)
+        if data is not None:
+            save_replay(replay_from_dict(data), Path(directory) / f"game-{record['game']:05d}.json")
 
 
 # Per-process state of a worker: (game, policies) per tournament, built once by _init_worker.
@@ -113,10 +148,10 @@ def _init_worker(setups: list[tuple[str, int, dict, list[Any]]]) -> None:
         torch.set_num_threads(1)  # one thread per worker: the processes are the parallelism
 
 
-def _play_chunk(task: tuple[int, int, list[tuple[int, tuple[int, ...]]], list[str]]) -> tuple[int, list[dict]]:
-    which, seed, games, labels = task
+def _play_chunk(task: tuple[int, int, list[tuple[int, tuple[int, ...]]], list[str], bool]) -> tuple[int, list[dict]]:
+    which, seed, games, labels, record_actions = task
     game, policies = _worker[which]
-    return which, [play_seated_game(game, policies, labels, seats, seed, g) for g, seats in games]
+    return which, [play_seated_game(game, policies, labels, seats, seed, g, record_actions) for g, seats in games]
 
 
 # --- preparing and running -----------------------------------------------------------------------
@@ -146,6 +181,7 @@ class Tournament:
     workers: int = 1
     keep_games: bool = False
     progress: bool = False
+    replays: str | None = None  # a folder: one replay file per game
 
     @property
     def env_id(self) -> str:
@@ -171,7 +207,10 @@ def run_prepared(tournaments: Sequence[Tournament]) -> list[dict]:
     show = any(t.progress for t in tournaments)
     if workers <= 1:
         records = [
-            [play_seated_game(t.game, t.policies, t.labels, seats, t.seed, g) for g, seats in _progress(schedule, show)]
+            [
+                play_seated_game(t.game, t.policies, t.labels, seats, t.seed, g, t.replays is not None)
+                for g, seats in _progress(schedule, show)
+            ]
             for t, schedule in zip(tournaments, schedules, strict=True)
         ]
     else:
@@ -180,6 +219,8 @@ def run_prepared(tournaments: Sequence[Tournament]) -> list[dict]:
     results = []
     for tournament, played in zip(tournaments, records, strict=True):
         played.sort(key=lambda r: r["game"])
+        if tournament.replays is not None:
+            write_replays(tournament.replays, played)
         result = summarize(tournament, played)
         result["run"] = {"workers": workers, "wall_seconds": elapsed}
         results.append(result)
@@ -190,7 +231,7 @@ def _run_parallel(tournaments: Sequence[Tournament], schedules: list, workers: i
     total = sum(len(schedule) for schedule in schedules)
     chunk = max(1, min(50, total // (workers * 4)))
     tasks = [
-        (which, t.seed, schedule[i : i + chunk], t.labels)
+        (which, t.seed, schedule[i : i + chunk], t.labels, t.replays is not None)
         for which, (t, schedule) in enumerate(zip(tournaments, schedules, strict=True))
         for i in range(0, len(schedule), chunk)
     ]
@@ -221,6 +262,7 @@ def prepare_tournament(
     options: Mapping[str, Any] | None = None,
     keep_games: bool = False,
     progress: bool = False,
+    replays: str | Path | None = None,
 ) -> Tournament:
     """Validate a tournament's inputs and load its policies (see :func:`run_tournament`)."""
     options = dict(options or {})
@@ -238,6 +280,13 @@ def prepare_tournament(
         raise InputError(f"seed must be a non-negative integer; got {seed!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError(f"workers must be a positive integer; got {workers!r}")
+    for spec in specs:  # every spec, cheaply, before loading any checkpoint
+        check_policy_spec(spec, game)
+    if replays is not None:  # before any game: replays that cannot be written are lost
+        try:
+            Path(replays).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the replays folder {replays}: {exc.strerror or exc}") from None
     loaded = [load_policy(spec, game) for spec in specs]
     return Tournament(
         game=game,
@@ -249,6 +298,7 @@ def prepare_tournament(
         workers=min(workers, games),
         keep_games=keep_games,
         progress=progress,
+        replays=None if replays is None else str(replays),
     )
 
 
@@ -262,6 +312,7 @@ def run_tournament(
     options: Mapping[str, Any] | None = None,
     keep_games: bool = False,
     progress: bool = False,
+    replays: str | Path | None = None,
 ) -> dict:
     """Play ``games`` seat-rotated games between ``policies`` and return the result dict.
 
@@ -269,8 +320,11 @@ def run_tournament(
     labelled by their text, or a ``{label: spec}`` mapping. The first one is the focal policy
     when there are fewer policies than seats. ``workers > 1`` plays in spawned processes (the
     specs must then be picklable; strings always are); the result does not depend on it.
+    ``replays``: a folder that receives one replay file per game (see the module docstring).
     """
-    return prepare_tournament(env_id, num_players, policies, games, seed, workers, options, keep_games, progress).run()
+    return prepare_tournament(
+        env_id, num_players, policies, games, seed, workers, options, keep_games, progress, replays
+    ).run()
 
 
 # --- summarising ---------------------------------------------------------------------------------

@@ -10,8 +10,12 @@ self-play snapshots, evaluations and checkpoints. ``--resume RUN_DIR`` continues
 newest checkpoint with the timestep counter, opponent pool, curriculum stage, best score and
 evaluation history it had (the config is the run's own ``config.yaml`` unless CONFIG is given).
 
-Output in the run directory: see ``training/checkpoints.py``. Exit status 2 on a config error,
-which is reported before anything is trained.
+Output in the run directory: see ``training/checkpoints.py``. One process trains in a run directory
+at a time: a second ``training.train`` on the same ``run.dir`` (fresh or ``--resume``) is refused
+while the first lives (``run.lock``). On ``--resume`` a damaged newest checkpoint (truncated zip or
+JSON) is set aside with a warning naming it and the run continues from the newest sound one.
+Exit status 2 on a config error (including a run directory that cannot be created or written, or
+is in use), which is reported before anything is trained.
 """
 
 from __future__ import annotations
@@ -20,43 +24,110 @@ import argparse
 import functools
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.checkpoints import atomic_write_text, latest_checkpoint
+from training.checkpoints import (
+    CHECKPOINT_DIR,
+    LOCK_NAME,
+    RunDirBusy,
+    RunLock,
+    atomic_write_text,
+    checkpoint_states,
+    latest_checkpoint,
+    lock_run_dir,
+    set_aside,
+)
 from training.config import ConfigError, dump_config, load_config, run_dir_of
 
 TB_LOG_NAME = "MaskablePPO"
 
 
-def prepare_run(
-    config_path: str | None, overrides: list[str], resume_dir: str | None
-) -> tuple[dict[str, Any], Path, tuple[Path, dict[str, Any]] | None]:
-    """Load and validate everything a run needs; returns (config, run dir, checkpoint to resume or None)."""
+@dataclass
+class PreparedRun:
+    """A validated run, its directory locked for this process (release with :meth:`close`)."""
+
+    config: dict[str, Any]
+    run_dir: Path
+    resume: tuple[Path, dict[str, Any]] | None
+    lock: RunLock
+
+    def close(self) -> None:
+        self.lock.release()
+
+
+def lock_run(run_dir: Path) -> RunLock:
+    """Create ``run_dir`` and take its lock; a directory that cannot be made or written, or one another
+    live process trains in, is a :class:`ConfigError` (found before anything is built)."""
+    try:
+        return lock_run_dir(run_dir)
+    except RunDirBusy as err:
+        raise ConfigError(
+            f"run.dir: {err}; wait for it to finish, or stop it, or choose another run.dir "
+            f"(the lock is {LOCK_NAME} in the run directory; the operating system drops it when its process ends)"
+        ) from None
+    except OSError as err:
+        if run_dir.exists() and not run_dir.is_dir():
+            problem = "exists and is not a directory"
+        else:
+            problem = f"cannot be created or written ({err.strerror or err})"
+        raise ConfigError(f"run.dir: {str(run_dir)!r} {problem}; allowed: a writable directory path") from None
+
+
+def prepare_run(config_path: str | None, overrides: list[str], resume_dir: str | None) -> PreparedRun:
+    """Load and validate everything a run needs and lock its directory.
+
+    On resume a damaged newest checkpoint (zip or JSON that does not read) is renamed to
+    ``*.damaged`` with a warning, and the run continues from the newest sound one.
+    """
     if resume_dir is None:
         if config_path is None:
             raise ConfigError("a CONFIG.yaml is required unless --resume RUN_DIR is given")
         config = load_config(config_path, overrides)
         run_dir = run_dir_of(config)
-        if latest_checkpoint(run_dir) is not None:
+        lock = lock_run(run_dir)
+        if checkpoint_states(run_dir):
+            lock.release()
             raise ConfigError(
                 f"run.dir: {str(run_dir)!r} already holds a run; continue it with --resume {run_dir} "
                 "or choose another run.dir (e.g. with {timestamp})"
             )
-        return config, run_dir, None
+        return PreparedRun(config, run_dir, None, lock)
     run_dir = Path(resume_dir)
     if not run_dir.is_dir():
         raise ConfigError(f"--resume: run directory {str(run_dir)!r} does not exist")
     config = load_config(config_path or run_dir / "config.yaml", overrides)
-    resume = latest_checkpoint(run_dir)
+    lock = lock_run(run_dir)
+    try:
+        return PreparedRun(config, run_dir, _checkpoint_to_resume(config, run_dir), lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _checkpoint_to_resume(config: dict[str, Any], run_dir: Path) -> tuple[Path, dict[str, Any]]:
+    damaged: list[tuple[Path, str]] = []
+    resume = latest_checkpoint(run_dir, on_damaged=lambda path, problem: damaged.append((path, problem)))
     if resume is None:
-        raise ConfigError(f"--resume: no checkpoint in {str(run_dir / 'checkpoints')!r} (step_<T>.zip with its .json)")
+        if damaged:
+            listed = "; ".join(f"{path} {problem}" for path, problem in damaged)
+            raise ConfigError(f"--resume: no sound checkpoint in {str(run_dir / CHECKPOINT_DIR)!r}: {listed}")
+        raise ConfigError(f"--resume: no checkpoint in {str(run_dir / CHECKPOINT_DIR)!r} (step_<T>.zip with its .json)")
     saved_env = resume[1].get("env_id")
     if saved_env is not None and saved_env != config["env"]["id"]:
         raise ConfigError(
             f"env.id: the run in {str(run_dir)!r} trains {saved_env!r}, the config says {config['env']['id']!r}"
         )
-    return config, run_dir, resume
+    for path, problem in damaged:
+        kept = [set_aside(p) for p in (path.with_suffix(".zip"), path.with_suffix(".json")) if p.exists()]
+        print(
+            f"warning: checkpoint file {path} {problem}; resuming from {resume[0].name} instead "
+            f"(the damaged pair is kept as {', '.join(p.name for p in kept)})",
+            file=sys.stderr,
+            flush=True,
+        )
+    return resume
 
 
 # --- envs and model -------------------------------------------------------------------------------
@@ -70,7 +141,7 @@ def make_training_env(env_id: str, seat: Any, opponents: Any, options: dict[str,
         import torch
 
         torch.set_num_threads(1)
-    return Monitor(make_gym(env_id, seat=seat, opponents=opponents, **options))
+    return Monitor(make_gym(env_id, seat=seat, opponents=opponents, illegal_action="raise", **options))
 
 
 def build_vec_env(config: dict[str, Any], opponents: Any):
@@ -153,7 +224,12 @@ def load_initial_weights(model: Any, path: str) -> None:
     """Copy the policy weights of the MaskablePPO zip at ``path`` into ``model`` (``run.init_from``)."""
     from sb3_contrib import MaskablePPO
 
-    source = MaskablePPO.load(path, device="cpu")
+    try:
+        source = MaskablePPO.load(path, device="cpu")
+    except Exception as err:  # zipfile, pickle, torch: the file is not a usable model
+        raise ConfigError(
+            f"run.init_from: cannot load {path!r} as a MaskablePPO model: {type(err).__name__}: {err}"
+        ) from None
     theirs, ours = source.policy.state_dict(), model.policy.state_dict()
     if source.observation_space.shape != model.observation_space.shape or source.action_space != model.action_space:
         raise ConfigError(
@@ -172,9 +248,14 @@ def load_for_resume(config: dict[str, Any], checkpoint_path: Path, vec_env: Any,
     """The run's checkpoint with the config's PPO settings (e.g. a ``--set`` on resume); its network stays."""
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(
-        checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
-    )
+    try:
+        model = MaskablePPO.load(
+            checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
+        )
+    except Exception as err:  # passed the zip check, but still does not load (pickle, torch, spaces)
+        raise ConfigError(
+            f"--resume: cannot load the checkpoint {str(checkpoint_path)!r}: {type(err).__name__}: {err}"
+        ) from None
     wanted = {"pi": list(config["network"]["pi"]), "vf": list(config["network"]["vf"])}
     saved = model.policy_kwargs.get("net_arch")
     if saved != wanted:
@@ -231,7 +312,13 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     from stable_baselines3.common.callbacks import CallbackList
 
     from pirate_envs.core.selfplay import SelfPlayPool
-    from training.callbacks import ProgressCallback, RunPipelineCallback, UpdateThreadsCallback, say
+    from training.callbacks import (
+        ProgressCallback,
+        RunPipelineCallback,
+        UpdateThreadsCallback,
+        ValueWarmupCallback,
+        say,
+    )
     from training.curriculum import OpponentSchedule
 
     run_cfg, opp_cfg = config["run"], config["opponents"]
@@ -288,6 +375,8 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     if update_threads is not None and update_threads != run_cfg["torch_threads"]:
         # first, so that the pipeline's evaluations at each rollout start run with torch_threads
         callbacks.insert(0, UpdateThreadsCallback(run_cfg["torch_threads"], update_threads))
+    if config["ppo"]["value_warmup_steps"] > 0:
+        callbacks.append(ValueWarmupCallback(config["ppo"]["value_warmup_steps"]))
     if config["logging"]["progress_bar"]:
         callbacks.append(ProgressCallback(run_cfg["total_timesteps"], pipeline))
     remaining = run_cfg["total_timesteps"] - model.num_timesteps
@@ -330,8 +419,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        config, run_dir, resume = prepare_run(args.config, args.overrides, args.resume)
-        train(config, run_dir, resume)  # may still find one once the model is built (run.init_from's network)
+        run = prepare_run(args.config, args.overrides, args.resume)
+        try:
+            train(run.config, run.run_dir, run.resume)  # may still find one once the model is built (network)
+        finally:
+            run.close()
     except ConfigError as err:
         print(f"config error: {err}", file=sys.stderr)
         return 2

@@ -4,45 +4,93 @@
 PettingZoo AEC API the way PettingZoo's classic envs do: agents ``player_0..player_{n-1}``,
 dict observations ``{"observation": Box(float32), "action_mask": Box(int8)}`` (an all-zero mask
 for every seat that is not to act), rewards only from ``state.returns()`` at the end,
-truncation at the game's ``max_decisions``, the final scores in ``infos``, and text rendering.
-``wrap_aec`` stacks the standard wrappers; illegal actions raise a clear error unless the user
-asks for PettingZoo's terminate-on-illegal behaviour.
+truncation at the game's ``max_decisions``, and text rendering. ``wrap_aec`` adds PettingZoo's
+order enforcing (the public ``env()``).
+
+Actions (see :mod:`pirate_envs.core.env_options`): anything that is not one integer in
+``[0, num_actions)`` is always an error (``TypeError``, or ``IllegalActionError`` for an integer
+out of range) and changes nothing. An in-range illegal action, with ``illegal_action="terminate"``
+(the default, PettingZoo's ``TerminateIllegalWrapper`` convention that clients sampling without the
+mask rely on), ends the game: the offender gets -1, the others 0, every agent is terminated, the
+offender's ``info["illegal_action"]`` is True and an :class:`IllegalActionWarning` names the action
+and the legal ones. With ``illegal_action="raise"`` (for debugging) it raises ``IllegalActionError``
+naming the action, the phase and the legal actions, and the game is unchanged.
+
+Infos: every agent's ``infos`` have the same keys with fixed shapes on every step, from ``reset`` on
+(Tianshou's replay buffer stores them as arrays): ``scores`` (one float per seat), ``won`` (this
+agent's own result), ``truncated``, ``illegal_action`` and a game's own end-of-game facts
+(``state.final_info()``, numeric), all zero/False until the game ends.
+
+An unknown agent name raises :class:`UnknownAgentError` (a ``KeyError`` and ``ValueError``) naming
+the agents; ``reset(seed=...)`` takes None or a non-negative int. ``pickle``/``copy.deepcopy`` of
+the env (wrapped or raw) keep the game in progress: the copy continues exactly like the original.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from pirate_envs.core.env_options import RENDER_MODES, check_illegal_action, check_render_mode, render_text
+from pirate_envs.core.env_options import (
+    DEFAULT_ILLEGAL_ACTION,
+    ILLEGAL_ACTION_REWARD,
+    RENDER_MODES,
+    IllegalActionWarning,
+    UnknownAgentError,
+    as_action_index,
+    check_illegal_action,
+    check_render_mode,
+    check_seed,
+    illegal_action_message,
+    out_of_range,
+    unknown_agent,
+    zeros_like_info,
+)
+from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.game import Game, State
+from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
+
+__all__ = ["IllegalActionWarning", "PirateAECEnv", "UnknownAgentError", "agent_name", "make_env_functions", "wrap_aec"]
 
 
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class PirateAECEnv(AECEnv, EzPickle):
+class PirateAECEnv(AECEnv):
     """PettingZoo AEC environment over any pirate_envs game (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "name": "pirate_envs",
         "is_parallelizable": False,
     }
 
-    def __init__(self, game_cls: type[Game], render_mode: str | None = None, **options: Any) -> None:
-        EzPickle.__init__(self, game_cls, render_mode, **options)
+    def __init__(
+        self,
+        game_cls: type[Game],
+        render_mode: str | None = None,
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        render_seat: int | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__()
         check_render_mode(game_cls.game_id, render_mode)
+        check_illegal_action(game_cls.game_id, illegal_action)
         self.game = game_cls(**options)
         self.metadata = {**self.metadata, "name": game_cls.game_id}
         self.render_mode = render_mode
+        self._painter = TablePainter(self.game, render_mode, render_seat)  # render_seat: None = spectator
+        self.illegal_action = illegal_action
+        self._raise_illegal = illegal_action == "raise"
+        self._owner = game_cls.game_id
+        self._num_actions = self.game.num_actions
         n = self.game.num_players
         self.possible_agents = [agent_name(s) for s in range(n)]
         self.agents = self.possible_agents[:]
@@ -63,47 +111,79 @@ class PirateAECEnv(AECEnv, EzPickle):
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._info_template = self._build_info_template()
         self._seed_source = np.random.default_rng()
+        self._over = True
         self.state: State | None = None
+
+    def _build_info_template(self) -> dict[str, Any]:
+        """Every info key with its value before the end (zeros): built once per env."""
+        extra: dict[str, Any] = {}
+        if callable(getattr(self.game.state_class, "final_info", None)):
+            # the game's end-of-game facts have a fixed structure: take it from any state
+            extra = zeros_like_info(self.game.new_initial_state(0).final_info())
+        n = self.game.num_players
+        return {"scores": [0.0] * n, "won": False, "truncated": False, "illegal_action": False, **extra}
 
     # --- spaces --------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(self._owner, agent, self.possible_agents) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(self._owner, agent, self.possible_agents) from None
 
     # --- episode -------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game. ``seed`` fixes it (and the seeds of the following resets)."""
+        """Start a new game. ``seed`` (None or an int >= 0) fixes it and the seeds of the following resets."""
+        seed = check_seed(self._owner, seed)
         if seed is not None:
             self._seed_source = np.random.default_rng(seed)
         game_seed = int(self._seed_source.integers(0, 2**63))
         self.state = self.game.new_initial_state(game_seed)
+        self._painter.reset()
+        self._over = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        # the same dict per agent for the whole game until its end (values never mutated in place)
+        self.infos = {agent: dict(self._info_template) for agent in self.agents}
         self.agent_selection = agent_name(self.state.current_player())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
+        try:
+            seat = self._seat[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(self._owner, agent, self.possible_agents) from None
         state = self.state
-        acting = not state.is_terminal() and state.current_player() == seat
+        acting = not self._over and state.current_player() == seat
         return {
             "observation": state.observation(seat),
             "action_mask": state.legal_action_mask() if acting else self._zero_mask.copy(),
         }
 
-    def step(self, action: int) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if type(action) is not int:
+            action = as_action_index(self._owner, agent, action, self._num_actions)
         state = self.state
-        state.apply_action(action)  # raises IllegalActionError (state unchanged) on a bad action
+        try:
+            self._painter.apply(state, action)  # state.apply_action: IllegalActionError (state unchanged) if bad
+        except IllegalActionError as err:
+            if self._raise_illegal or out_of_range(action, self._num_actions):
+                raise
+            self._end_on_illegal_action(agent, err)
+            return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if state.is_terminal():
@@ -118,64 +198,93 @@ class PirateAECEnv(AECEnv, EzPickle):
 
     def _finish(self) -> None:
         state = self.state
+        self._over = True
         scores = [float(s) for s in state.scores()]
-        if state.is_truncated():
+        truncated = state.is_truncated()
+        if truncated:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.terminations = dict.fromkeys(self.agents, True)
             for seat, value in enumerate(state.returns()):
                 self.rewards[agent_name(seat)] = float(value)
-        # Fixed shapes only (every game ends with the same keys and lengths): replay buffers such as
-        # Tianshou's store infos as arrays. ``won`` is this agent's own result (several in team games).
+        # ``won`` is this agent's own result (several winners in team games, none after truncation).
         won = set(state.winners())
-        truncated = state.is_truncated()
         extra = {}
         final_info = getattr(state, "final_info", None)  # optional per-game end-of-game facts
         if final_info is not None and not truncated:
             extra = final_info()
+        template = self._info_template
         for agent in self.possible_agents:
-            self.infos[agent] = {"scores": scores, "won": self._seat[agent] in won, "truncated": truncated, **extra}
+            self.infos[agent] = {
+                **template,
+                "scores": scores,
+                "won": self._seat[agent] in won,
+                "truncated": truncated,
+                **extra,
+            }
+
+    def _end_on_illegal_action(self, offender: str, error: IllegalActionError) -> None:
+        """``illegal_action="terminate"``: the game ends, -1 for the offender, 0 for the others."""
+        warnings.warn(
+            illegal_action_message(
+                self._owner, error, f"the game ends with {ILLEGAL_ACTION_REWARD:g} for {offender} and 0 for the others"
+            ),
+            IllegalActionWarning,
+            stacklevel=3,
+        )
+        self._over = True
+        self._cumulative_rewards[offender] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[offender] = ILLEGAL_ACTION_REWARD
+        self.terminations = dict.fromkeys(self.agents, True)
+        scores = [float(s) for s in self.state.scores()]
+        template = self._info_template
+        for agent in self.possible_agents:
+            self.infos[agent] = {**template, "scores": scores, "illegal_action": agent == offender}
+        self.agent_selection = self.agents[(self._seat[offender] + 1) % len(self.agents)]
+        self._accumulate_rewards()
 
     # --- display -------------------------------------------------------------------------------
-    def render(self) -> str | None:
-        """The public table (no seat's secrets): every agent of this env may be looking."""
-        return render_text(self.state, None, self.render_mode)
+    def render(self) -> str | np.ndarray | None:
+        """The public table (no seat's secrets: every agent of this env may be looking), unless
+        ``render_seat`` names the seat whose cards are shown; ``rgb_array`` draws it."""
+        return self._painter.render(self.state, None)
 
     def close(self) -> None:
         pass
 
 
-def wrap_aec(env: PirateAECEnv, illegal_action: str = "raise") -> AECEnv:
-    """Stack PettingZoo's standard classic-env wrappers (order enforcing, illegal-action handling).
+def wrap_aec(env: PirateAECEnv) -> AECEnv:
+    """Stack PettingZoo's standard classic-env wrapper (order enforcing).
 
-    ``illegal_action="raise"`` (default): an illegal action raises ``IllegalActionError`` naming
-    the action, the phase and the legal actions, and the game is unchanged.
-    ``illegal_action="terminate"``: PettingZoo's ``TerminateIllegalWrapper`` (offender gets -1,
-    the game ends for everyone).
+    Illegal actions are handled inside :class:`PirateAECEnv` (``illegal_action``), not by PettingZoo's
+    ``TerminateIllegalWrapper``: that one gives no message with the legal actions, indexes the mask
+    with whatever it is handed, and every wrapper layer costs each attribute access a ``__getattr__``
+    hop (measured: ~15% of AEC throughput). No ``AssertOutOfBoundsWrapper`` for the same reasons:
+    the env itself rejects out-of-range actions with a clear error.
     """
-    check_illegal_action(env.game.game_id, illegal_action)
-    wrapped: AECEnv = env
-    if illegal_action == "terminate":
-        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    # No AssertOutOfBoundsWrapper: the engine already rejects out-of-range actions with an
-    # IllegalActionError that names the legal ones, and each wrapper layer costs every attribute
-    # access a __getattr__ hop (measured: ~15% of AEC throughput).
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return wrappers.OrderEnforcingWrapper(env)
 
 
 def make_env_functions(game_cls: type[Game]):
     """The ``env``/``raw_env`` pair of a public versioned module (``potsm_v0.env`` ...)."""
 
-    def raw_env(render_mode: str | None = None, **options: Any) -> PirateAECEnv:
-        return PirateAECEnv(game_cls, render_mode=render_mode, **options)
+    def raw_env(
+        render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION, **options: Any
+    ) -> PirateAECEnv:
+        return PirateAECEnv(game_cls, render_mode=render_mode, illegal_action=illegal_action, **options)
 
-    def env(render_mode: str | None = None, illegal_action: str = "raise", **options: Any) -> AECEnv:
-        return wrap_aec(raw_env(render_mode=render_mode, **options), illegal_action=illegal_action)
+    def env(render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION, **options: Any) -> AECEnv:
+        return wrap_aec(raw_env(render_mode=render_mode, illegal_action=illegal_action, **options))
 
-    raw_env.__doc__ = f"The unwrapped PettingZoo AEC env of {game_cls.game_id}; options as {game_cls.__name__}."
+    raw_env.__doc__ = (
+        f"The unwrapped PettingZoo AEC env of {game_cls.game_id}; rule options as {game_cls.__name__}, "
+        "plus render_mode and illegal_action as env()."
+    )
     env.__doc__ = (
-        f"The wrapped PettingZoo AEC env of {game_cls.game_id} (order enforcing, "
-        "illegal_action='raise'|'terminate'); rule options as in the game's docs."
+        f"The wrapped PettingZoo AEC env of {game_cls.game_id} (order enforcing); rule options as in the game's "
+        "docs. illegal_action='terminate' (default: an in-range illegal action ends the game with -1 for the "
+        "offender and a warning) or 'raise' (an IllegalActionError, for debugging); an action that is not an "
+        "integer in [0, num_actions) is always an error."
     )
     return env, raw_env

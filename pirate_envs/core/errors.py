@@ -1,4 +1,4 @@
-"""Exceptions shared by every game: illegal actions and invalid options."""
+"""Exceptions shared by every game: illegal actions, invalid options and invalid saved states."""
 
 from __future__ import annotations
 
@@ -9,3 +9,10 @@ class IllegalActionError(ValueError):
 
 class InvalidOptionError(ValueError):
     """A game or environment option that is unknown, of the wrong type or out of range."""
+
+
+class InvalidStateError(ValueError):
+    """A saved state (``State.to_dict`` output) that is malformed or describes an impossible position.
+
+    Raised by ``Game.state_from_dict``; the message names the key or field that is wrong.
+    """

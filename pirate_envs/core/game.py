@@ -18,15 +18,22 @@ Nothing here imports gymnasium or pettingzoo.
 
 from __future__ import annotations
 
+import functools
+import importlib
+import math
 import operator
 import pickle
-from typing import Any, ClassVar
+import traceback
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
+from pirate_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from pirate_envs.core.options import Option, resolve_options
 from pirate_envs.core.rng import Rng, as_rng
+
+if TYPE_CHECKING:
+    from pirate_envs.core.table import TableView
 
 TERMINAL = -1
 
@@ -63,6 +70,18 @@ class ByteCounts:
             except (TypeError, ValueError):
                 raise ValueError(f"{self.where} holds counts in 0..255, got {value!r}") from None
         state.__dict__[self.name] = value
+
+
+def assert_in_range(field: str, values: Any, low: int, high: int, length: int | None = None) -> None:
+    """For ``check_invariants``: raise ``AssertionError`` naming ``field`` unless ``values`` (an int or a
+    sequence of them) are ints in ``[low, high]``, and, when ``length`` is given, there are that many."""
+    if type(values) is int:
+        values = (values,)
+    elif length is not None and len(values) != length:
+        raise AssertionError(f"{field} must hold {length} entries, got {len(values)}")
+    for value in values:
+        if type(value) is not int or not low <= value <= high:
+            raise AssertionError(f"{field} holds {value!r}, outside [{low}, {high}]")
 
 
 def plain_field(value: Any) -> Any:
@@ -126,6 +145,17 @@ class Game:
     def observation_shape(self) -> tuple[int]:
         return (self.observation_size,)
 
+    @classmethod
+    def view_builder(cls) -> Any:
+        """The game's view module (``view.py`` next to its ``game.py``): ``table_view(state, viewer)``
+        and ``describe_action(state, seat, action, viewer)``; imported on first use (pictures are optional)."""
+        module = cls.__dict__.get("_view_module")
+        if module is None:
+            package = cls.state_class.__module__.rpartition(".")[0]
+            module = importlib.import_module(f"{package}.view")
+            cls._view_module = module
+        return module
+
     def new_initial_state(self, seed: Any = None) -> State:
         """A fresh game; every chance event comes from an RNG seeded with ``seed``."""
         state = self.state_class.__new__(self.state_class)
@@ -142,27 +172,205 @@ class Game:
 
     @classmethod
     def state_from_dict(cls, data: dict[str, Any]) -> State:
-        """Rebuild a state from :meth:`State.to_dict` output (exactly, RNG included)."""
-        if data.get("game") != cls.game_id:
-            raise ValueError(f"state_from_dict: this dict is for game {data.get('game')!r}, not {cls.game_id!r}")
-        game = cls(num_players=data["num_players"], **data["options"])
-        state = cls.state_class.__new__(cls.state_class)
-        state._init_base(game, Rng.from_json(data["rng"]))
-        state.decisions = int(data["decisions"])
-        state.truncated = bool(data["truncated"])
+        """Rebuild a state from :meth:`State.to_dict` output (exactly, RNG included).
+
+        Only a position the game could reach is loaded: the dict's keys and their types, the game id,
+        player count and options, the RNG, the decision counter and truncation flag, each field's JSON
+        structure (compared with a fresh state of the same game: same container types, per-seat lists
+        of length ``num_players``) and then the game's own :meth:`State.check_invariants` (value ranges,
+        card conservation, seat indices). Anything else raises :class:`InvalidStateError` naming the
+        key or field.
+        """
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"state_from_dict: expected a dict (State.to_dict output), got {_short(data)}")
+        missing = [key for key in _TOP_KEYS if key not in data]
+        unknown = sorted(map(str, set(data) - set(_TOP_KEYS)))
+        if missing or unknown:
+            raise InvalidStateError(
+                f"state_from_dict: missing key(s) {missing}, unknown key(s) {unknown}; "
+                f"a state dict has {list(_TOP_KEYS)}"
+            )
+        if data["game"] != cls.game_id:
+            raise InvalidStateError(
+                f"state_from_dict: key 'game': this dict is for game {_short(data['game'])}, not {cls.game_id!r}"
+            )
+        num_players, options = data["num_players"], data["options"]
+        if type(num_players) is not int or num_players not in cls.player_counts:
+            raise InvalidStateError(
+                f"state_from_dict: key 'num_players' must be one of {cls.player_counts}, got {_short(num_players)}"
+            )
+        if type(options) is not dict:
+            raise InvalidStateError(f"state_from_dict: key 'options' must be a dict, got {_short(options)}")
+        try:
+            game = cls(num_players=num_players, **options)
+        except (InvalidOptionError, TypeError) as exc:
+            raise InvalidStateError(f"state_from_dict: key 'options': {exc}") from None
+        try:
+            rng = Rng.from_json(data["rng"])
+        except ValueError as exc:
+            raise InvalidStateError(f"state_from_dict: key 'rng': {exc}") from None
+        decisions, truncated = data["decisions"], data["truncated"]
+        if type(decisions) is not int or not 0 <= decisions <= game.max_decisions:
+            raise InvalidStateError(
+                f"state_from_dict: key 'decisions' must be an int in [0, max_decisions={game.max_decisions}], "
+                f"got {_short(decisions)}"
+            )
+        if type(truncated) is not bool:
+            raise InvalidStateError(f"state_from_dict: key 'truncated' must be true or false, got {_short(truncated)}")
         fields = data["fields"]
-        missing = [f for f in cls.state_class.fields if f not in fields]
-        if missing:
-            raise ValueError(f"state_from_dict: missing fields {missing}")
-        for name in cls.state_class.fields:
-            setattr(state, name, copy_plain(fields[name]))
+        if type(fields) is not dict:
+            raise InvalidStateError(f"state_from_dict: key 'fields' must be a dict, got {_short(fields)}")
+        names = cls.state_class.fields
+        missing = [name for name in names if name not in fields]
+        unknown = sorted(map(str, set(fields) - set(names)))
+        if missing or unknown:
+            raise InvalidStateError(f"state_from_dict: 'fields' lacks {missing}, has unknown {unknown}")
+        shapes = _field_shapes(cls, num_players, tuple(sorted(game.options.items())))
+        for name in names:
+            _check_shape(fields[name], shapes[name], num_players, name)
+        state = cls.state_class.__new__(cls.state_class)
+        state._init_base(game, rng)
+        state.decisions = decisions
+        state.truncated = truncated
+        for name in names:
+            try:
+                setattr(state, name, copy_plain(fields[name]))
+            except ValueError as exc:  # a ByteCounts field with a count outside 0..255
+                raise InvalidStateError(f"state_from_dict: field {name!r}: {exc}") from None
+        try:
+            state.check_invariants()
+            state._check_position()
+        except InvalidStateError:
+            raise
+        except (AssertionError, LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+            raise InvalidStateError(f"state_from_dict: impossible {cls.game_id} state: {_failure(exc)}") from None
         return state
+
+
+# --- state_from_dict: the structure of a saved state ------------------------------------------------
+
+_TOP_KEYS = ("game", "num_players", "options", "rng", "decisions", "truncated", "fields")
+_JSON_KINDS = {bool: "bool", int: "int", float: "float", str: "str", list: "list", bytearray: "list", dict: "dict"}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _failure(exc: BaseException) -> str:
+    """An invariant failure in words, with the game's source line that raised it (it names the field)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
+    where = f" [{frames[-1].name}: {frames[-1].line}]" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}" if str(exc) else f"{type(exc).__name__}{where}"
+
+
+class _Shape:
+    """The JSON structure a field shows in fresh states: its kind, and for containers what they hold.
+
+    ``per_seat``: a list whose length is the player count in every fresh state of every player count.
+    ``items``/``values``: the shape of the elements (``None``: unconstrained, e.g. always empty at the start).
+    """
+
+    __slots__ = ("items", "kind", "per_seat", "values")
+
+    def __init__(self, kind: str, per_seat: bool = False, items: Any = None, values: Any = None) -> None:
+        self.kind, self.per_seat, self.items, self.values = kind, per_seat, items, values
+
+
+def _infer_shape(samples: list[tuple[Any, int]], counts_vary: bool) -> _Shape | None:
+    """The shape common to ``samples`` (value, player count); ``None`` where they do not pin one down."""
+    kinds = {_JSON_KINDS.get(type(value)) for value, _ in samples}
+    if kinds <= {"int", "float"} and "float" in kinds:
+        return _Shape("float")
+    if len(kinds) != 1 or None in kinds:  # a null (or mixed kinds) says nothing about later values
+        return None
+    kind = kinds.pop()
+    if kind == "list":
+        per_seat = counts_vary and all(len(value) == n for value, n in samples)
+        elements = [(item, n) for value, n in samples for item in value]
+        return _Shape("list", per_seat, _infer_shape(elements, counts_vary) if elements else None)
+    if kind == "dict":
+        keys = {frozenset(value) for value, _ in samples}
+        if len(keys) != 1:
+            return _Shape("dict")
+        values = {key: _infer_shape([(value[key], n) for value, n in samples], counts_vary) for key in keys.pop()}
+        return _Shape("dict", values=values)
+    return _Shape(kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _field_shapes(cls: type[Game], num_players: int, options: tuple) -> dict[str, _Shape | None]:
+    """Each field's shape, from fresh states (two seeds) of every player count with these options."""
+    samples: dict[str, list[tuple[Any, int]]] = {name: [] for name in cls.state_class.fields}
+    counts = set()
+    for n in cls.player_counts:
+        try:
+            game = cls(num_players=n, **dict(options))
+        except InvalidOptionError:  # an option that only makes sense for some player counts
+            continue
+        counts.add(n)
+        for seed in (0, 1):
+            fields = game.new_initial_state(seed).to_dict()["fields"]
+            for name in samples:
+                samples[name].append((fields[name], n))
+    shapes = {name: _infer_shape(values, len(counts) > 1) for name, values in samples.items()}
+    for name in cls.state_class.not_per_seat:
+        shapes[name].per_seat = False
+    return shapes
+
+
+_EXPECTED = {
+    "int": "an integer",
+    "float": "a finite number",
+    "bool": "true or false",
+    "str": "a string",
+    "list": "a list",
+    "dict": "a dict",
+}
+
+
+def _check_shape(value: Any, shape: _Shape | None, num_players: int, where: str) -> None:
+    """Raise :class:`InvalidStateError` naming ``where`` unless ``value`` has ``shape`` (and is JSON-safe)."""
+    kind = _JSON_KINDS.get(type(value))
+    if shape is None:
+        ok = value is None or kind is not None
+        if kind == "float":
+            ok = math.isfinite(value)
+    elif shape.kind == "float":
+        ok = kind == "int" or (kind == "float" and math.isfinite(value))
+    else:
+        ok = kind == shape.kind
+    if not ok:
+        expected = "JSON data" if shape is None else _EXPECTED[shape.kind]
+        raise InvalidStateError(f"state_from_dict: field {where!r} must be {expected}, got {_short(value)}")
+    if kind == "list":
+        if shape is not None and shape.per_seat and len(value) != num_players:
+            raise InvalidStateError(
+                f"state_from_dict: field {where!r} holds one entry per seat: {num_players}, got {len(value)}"
+            )
+        items = shape.items if shape is not None else None
+        for i, item in enumerate(value):
+            _check_shape(item, items, num_players, f"{where}[{i}]")
+    elif kind == "dict":
+        values = shape.values if shape is not None else None
+        if values is not None and set(value) != set(values):
+            raise InvalidStateError(
+                f"state_from_dict: field {where!r} must have the keys {sorted(values)}, got {sorted(map(str, value))}"
+            )
+        for key, item in value.items():
+            if type(key) is not str:
+                raise InvalidStateError(f"state_from_dict: field {where!r} has a non-string key {_short(key)}")
+            _check_shape(item, values[key] if values is not None else None, num_players, f"{where}[{key!r}]")
 
 
 class State:
     """One position of a game. Subclasses implement the underscore methods named in the module doc."""
 
     fields: ClassVar[tuple[str, ...]] = ()
+    # Fields that start with one entry per seat but change length later (``state_from_dict`` takes
+    # a list field of a fresh state's length ``num_players`` at every player count for a per-seat one).
+    not_per_seat: ClassVar[tuple[str, ...]] = ()
 
     game: Game
     rng: Rng
@@ -302,7 +510,7 @@ class State:
         The copy's own RNG is reseeded too, so future chance (reshuffles, dice) is not
         the real game's either.
         """
-        self.check_seat(seat)
+        seat = self.check_seat(seat)
         source = as_rng(rng)
         new = self.clone()
         new.rng = Rng(source.next_u64())
@@ -310,10 +518,22 @@ class State:
         new._resample_hidden(seat, source)
         return new
 
-    def check_seat(self, seat: int) -> None:
-        """Raise ``ValueError`` unless ``seat`` is a seat of this game (for per-seat queries)."""
+    def check_seat(self, seat: Any) -> int:
+        """``seat`` as a plain int, for per-seat queries: ``TypeError`` unless it is an integer (numpy
+        integers accepted, bools refused), ``ValueError`` unless it is a seat of this game."""
+        if type(seat) is not int:
+            if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+                raise TypeError(
+                    f"seat must be an int in [0, {self.game.num_players}), got {seat!r} ({type(seat).__name__})"
+                )
+            seat = int(seat)
         if not 0 <= seat < self.game.num_players:
             raise ValueError(f"seat must be in [0, {self.game.num_players}), got {seat}")
+        return seat
+
+    def check_viewer(self, viewer: Any) -> int | None:
+        """``viewer`` for :meth:`render`: ``None`` (the public view) or a seat, checked as by :meth:`check_seat`."""
+        return None if viewer is None else self.check_seat(viewer)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -325,20 +545,57 @@ class State:
     def __str__(self) -> str:
         return self.render(None)
 
+    def _check_position(self) -> None:
+        """The engine-level facts of a loaded state: the decision counter agrees with truncation, and a
+        running game has a seat to act, legal actions in range, and an observation for every seat."""
+        game = self.game
+        terminal = self._is_terminal()
+        if self.truncated and (terminal or self.decisions != game.max_decisions):
+            raise InvalidStateError(
+                f"state_from_dict: key 'truncated' is true but decisions={self.decisions} "
+                f"(max_decisions={game.max_decisions}) and the game {'has' if terminal else 'has not'} ended"
+            )
+        if not self.truncated and not terminal and self.decisions >= game.max_decisions:
+            raise InvalidStateError(
+                f"state_from_dict: key 'decisions' is {self.decisions} = max_decisions in a running game "
+                "that is not truncated"
+            )
+        if not self.is_terminal():
+            seat = self._current_player()
+            if type(seat) is not int or not 0 <= seat < game.num_players:
+                raise InvalidStateError(f"state_from_dict: the seat to act is {_short(seat)}, not a seat")
+            legal = self._legal_actions()
+            if not legal or legal != sorted(set(legal)) or not 0 <= legal[0] <= legal[-1] < game.num_actions:
+                raise InvalidStateError(f"state_from_dict: the legal actions {_short(legal)} are not valid actions")
+        for seat in range(game.num_players):
+            obs = game.encoder.encode(self, seat)
+            low, high = game.observation_low, game.observation_high
+            if not (np.isfinite(obs).all() and obs.min() >= low and obs.max() <= high):
+                raise InvalidStateError(f"state_from_dict: the observation of seat {seat} is out of its bounds")
+
     # --- per game --------------------------------------------------------------------------------
     def check_invariants(self) -> None:
         """Raise AssertionError if a structural invariant (e.g. card conservation) is broken."""
         raise NotImplementedError
 
     def render(self, viewer: int | None = None) -> str:
-        """Text view; ``viewer=None`` shows only public information, a seat adds its own secrets."""
+        """Text view; ``viewer=None`` shows only public information, a seat adds its own secrets.
+
+        Implementations pass ``self.check_viewer(viewer)`` on, so a bad viewer is a clear error."""
         raise NotImplementedError
 
     def observation(self, seat: int) -> np.ndarray:
         """The float32 vector of what ``seat`` may see, built by the game's ``encoder`` (its
         ``observation.py``: visibility is decided there and only there)."""
-        self.check_seat(seat)
+        seat = self.check_seat(seat)
         return self.game.encoder.encode(self, seat)
+
+    def table_view(self, viewer: int | None = None) -> TableView:
+        """What ``viewer`` (a seat, or None for a spectator: public information only) sees of the table,
+        as plain data (:class:`~pirate_envs.core.table.TableView`), built by the game's ``view.py``."""
+        if viewer is not None:
+            viewer = self.check_seat(viewer)
+        return self.game.view_builder().table_view(self, viewer)
 
     def _current_player(self) -> int:
         raise NotImplementedError

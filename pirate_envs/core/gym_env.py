@@ -7,14 +7,21 @@ drives the rules engine directly (``game_class(env_id)(**options)``), not the AE
 - Observation: the learner seat's flat ``Box(float32)``, ``state.observation(seat)``.
 - Action: ``Discrete(game.num_actions)``; :meth:`PirateGymEnv.action_masks` gives the legal mask
   (sb3-contrib's ``MaskablePPO`` reads it), and ``action_space.sample()`` draws a *legal* action
-  of the current decision (so random agents and env checkers work). An illegal action raises
+  of the current decision (so random agents and env checkers work). An action that is not one integer
+  in ``[0, num_actions)`` always raises (``TypeError``, or ``IllegalActionError`` when out of range;
+  numpy integers and one-value integer arrays are accepted), whatever the mode. An in-range illegal
+  action ends the episode as a loss (``illegal_action="terminate"``, the default: reward
+  ``ILLEGAL_ACTION_REWARD`` = -1, ``info["illegal_action"]`` True and an ``IllegalActionWarning``
+  naming the legal actions, as PettingZoo's ``TerminateIllegalWrapper``) or raises
   :class:`~pirate_envs.core.errors.IllegalActionError` naming it and the legal ones
-  (``illegal_action="raise"``, the default) or ends the episode as a loss
-  (``illegal_action="terminate"``, reward ``ILLEGAL_ACTION_REWARD``, as PettingZoo's
-  ``TerminateIllegalWrapper``).
+  (``illegal_action="raise"``, for debugging); the game is then unchanged.
 - Reward: 0 until the end, then the learner seat's own ``state.returns()[seat]`` — also when the
   game ends on an opponent's move. A game cut at ``max_decisions`` ends with ``truncated=True``
   and reward 0.
+- Info: the same keys with fixed shapes from ``reset`` on (zeros/False until the end): ``seat``,
+  ``scores`` and ``returns`` (one float per seat), ``seat_won`` (one bool per seat: the winners;
+  none after truncation or a TOR-705 end), ``is_success`` (the learner won), ``truncated``,
+  ``illegal_action``.
 - Seat: an int, or ``"random"`` to draw the learner's seat at every reset (one policy learns every
   seat). ``reset(options={"seat": k})`` overrides it for one episode.
 - Opponents (see :func:`resolve_opponents`): ``"random"``, ``"heuristic"``, a checkpoint path, a
@@ -23,7 +30,9 @@ drives the rules engine directly (``game_class(env_id)(**options)``), not the AE
   for every opponent seat at every reset), or a list with one of those per other seat, ordered by
   offset from the learner (entry 0 plays the seat right after the learner).
 - Seeding: everything random — the game's own seed, the learner's seat, opponent sampling and the
-  opponents' own draws — comes from the generator that ``reset(seed=...)`` seeds.
+  opponents' own draws — comes from the generator that ``reset(seed=...)`` seeds (None or an int >= 0).
+- Copies: ``pickle`` and ``copy.deepcopy`` keep the game in progress (opponents must be picklable for
+  ``pickle``); the copy continues exactly like the original.
 
 Each game is registered with Gymnasium as ``pirate_envs/<Name>-v0`` (:func:`gym_id`), so
 ``gymnasium.make("pirate_envs/Potsm-v0", seat="random", opponents="heuristic")`` works too.
@@ -31,6 +40,7 @@ Each game is registered with Gymnasium as ``pirate_envs/<Name>-v0`` (:func:`gym_
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -40,14 +50,25 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from pirate_envs.core.env_options import RENDER_MODES, check_illegal_action, check_render_mode, render_text
+from pirate_envs.core.env_options import (
+    DEFAULT_ILLEGAL_ACTION,
+    ILLEGAL_ACTION_REWARD,
+    RENDER_MODES,
+    IllegalActionWarning,
+    as_action_index,
+    check_illegal_action,
+    check_render_mode,
+    check_seed,
+    illegal_action_message,
+    out_of_range,
+)
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.policy import Policy, RandomPolicy, choose_action, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
+from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
 
 SEAT_CHOICES = "an int seat index or 'random'"
-ILLEGAL_ACTION_REWARD = -1.0
 # A game that ends before the learner's first decision is replaced by a new one; this bounds it.
 MAX_GAMES_WITHOUT_LEARNER_TURN = 100
 
@@ -74,7 +95,9 @@ def make_gym(env_id: str, seat: int | str = 0, opponents: Any = "random", **opti
     """A Gymnasium env in which a learner plays ``seat`` of ``env_id`` against ``opponents``.
 
     ``options`` are the game's rule options (``num_players`` ...) plus the env options
-    ``render_mode`` (``"ansi"``/``"human"``) and ``illegal_action`` (``"raise"``/``"terminate"``).
+    ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``), ``render_seat`` (None: spectator) and
+    ``illegal_action`` (``"terminate"``, the default, or
+    ``"raise"``).
     See the module docstring for seats, opponents, rewards and seeding.
     """
     return PirateGymEnv(env_id, seat=seat, opponents=opponents, **options)
@@ -109,7 +132,7 @@ def _is_sampler(spec: Any) -> bool:
 class PirateGymEnv(gymnasium.Env):
     """Single-agent Gymnasium view of any pirate_envs game (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -117,7 +140,8 @@ class PirateGymEnv(gymnasium.Env):
         seat: int | str = 0,
         opponents: Any = "random",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        render_seat: int | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -129,7 +153,9 @@ class PirateGymEnv(gymnasium.Env):
         self.game: Game = game_class(env_id)(**options)
         self.num_players = self.game.num_players
         self.render_mode = render_mode
+        self._painter = TablePainter(self.game, render_mode, render_seat)  # render_seat: None = spectator
         self.illegal_action = illegal_action
+        self._num_actions = self.game.num_actions
         self.seat_option = self._check_seat(seat)
         self.metadata = {**self.metadata, "name": env_id}
         self.observation_space = spaces.Box(
@@ -147,6 +173,31 @@ class PirateGymEnv(gymnasium.Env):
         self.seat: int = self.seat_option if isinstance(self.seat_option, int) else 0
         self._seat_policies: dict[int, Policy] = {}
         self._episode_over = True
+        n = self.num_players
+        # every info key from reset on, with its value before the end (fixed shapes; never mutated)
+        self._info_template: dict[str, Any] = {
+            "seat": self.seat,
+            "scores": [0.0] * n,
+            "returns": [0.0] * n,
+            "seat_won": [False] * n,
+            "is_success": False,
+            "truncated": False,
+            "illegal_action": False,
+        }
+
+    # --- copies ----------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        # the legal-action space pickles as a plain Discrete; keep its RNG and rebuild it on load
+        state["action_space"] = None
+        state["_action_space_rng"] = self.action_space._np_random
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        rng = state.pop("_action_space_rng")
+        self.__dict__.update(state)
+        self.action_space = LegalActionSpace(self._num_actions, self._current_mask)
+        self.action_space._np_random = rng
 
     # --- configuration -------------------------------------------------------------------------
     def _check_seat(self, seat: int | str) -> int | str:
@@ -220,7 +271,7 @@ class PirateGymEnv(gymnasium.Env):
     # --- episode -------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a new game; ``options`` may hold ``seat`` (this episode only) and ``opponents``."""
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(self.env_id, seed))
         rng = self.np_random
         options = dict(options or {})
         unknown = sorted(set(options) - {"seat", "opponents"})
@@ -235,6 +286,7 @@ class PirateGymEnv(gymnasium.Env):
         self._seat_policies = self._draw_seat_policies(rng)
         for _ in range(MAX_GAMES_WITHOUT_LEARNER_TURN):
             self.state = self.game.new_initial_state(int(rng.integers(0, 2**63)))
+            self._painter.reset()
             self._play_opponents()
             if not self.state.is_terminal():
                 break
@@ -246,22 +298,23 @@ class PirateGymEnv(gymnasium.Env):
         self._episode_over = False
         if self.render_mode == "human":
             self.render()
-        return self._observe(), {"seat": self.seat}
+        self._info_template = {**self._info_template, "seat": self.seat}
+        return self._observe(), dict(self._info_template)
 
     def step(self, action: Any):
         if self.state is None or self._episode_over:
             raise RuntimeError(f"{self.env_id}: step() called on a finished episode; call reset() first")
+        if type(action) is not int:
+            action = as_action_index(self.env_id, f"the learner (seat {self.seat})", action, self._num_actions)
         state = self.state
         try:
-            state.apply_action(action)
+            self._painter.apply(state, action)  # state.apply_action, the action remembered for pictures
         except IllegalActionError as err:
-            if self.illegal_action == "raise":
+            if self.illegal_action == "raise" or out_of_range(action, self._num_actions):
                 raise IllegalActionError(f"{self.env_id}: learner (seat {self.seat}): {err}") from None
-            self._episode_over = True
-            info = {"seat": self.seat, "illegal_action": True, "is_success": False}
-            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
+            return self._end_on_illegal_action(err)
         self._play_opponents()
-        reward, terminated, truncated, info = 0.0, False, False, {"seat": self.seat}
+        reward, terminated, truncated, info = 0.0, False, False, dict(self._info_template)
         if state.is_terminal():
             self._episode_over = True
             truncated = state.is_truncated()
@@ -271,6 +324,19 @@ class PirateGymEnv(gymnasium.Env):
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, terminated, truncated, info
+
+    def _end_on_illegal_action(self, error: IllegalActionError):
+        """``illegal_action="terminate"``: the episode ends as a loss (the game itself stays as it was)."""
+        warnings.warn(
+            illegal_action_message(
+                self.env_id, error, f"the episode ends with reward {ILLEGAL_ACTION_REWARD:g} for the learner"
+            ),
+            IllegalActionWarning,
+            stacklevel=3,
+        )
+        self._episode_over = True
+        info = {**self._info_template, "scores": [float(s) for s in self.state.scores()], "illegal_action": True}
+        return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
 
     def _play_opponents(self) -> None:
         """Let the opponents act until the learner is to act or the game is over."""
@@ -286,7 +352,7 @@ class PirateGymEnv(gymnasium.Env):
             else:
                 action = choose_action(policy, state, seat, rng)
             try:
-                state.apply_action(action)
+                self._painter.apply(state, action)
             except IllegalActionError as err:
                 raise IllegalActionError(f"{self.env_id}: opponent {policy!r} at seat {seat}: {err}") from None
 
@@ -296,8 +362,9 @@ class PirateGymEnv(gymnasium.Env):
         return {
             "scores": [float(s) for s in state.scores()],
             "returns": [float(r) for r in state.returns()],
-            "winners": winners,
+            "seat_won": [seat in winners for seat in range(self.num_players)],
             "is_success": self.seat in winners,
+            "truncated": state.is_truncated(),
         }
 
     def _observe(self) -> np.ndarray:
@@ -317,9 +384,10 @@ class PirateGymEnv(gymnasium.Env):
         return self.state.legal_action_mask().astype(bool)
 
     # --- display -------------------------------------------------------------------------------
-    def render(self) -> str | None:
-        """The learner seat's view (its own secrets included, nobody else's)."""
-        return render_text(self.state, self.seat, self.render_mode)
+    def render(self) -> str | np.ndarray | None:
+        """Text modes: the learner seat's view (its own secrets included, nobody else's); ``rgb_array``:
+        the drawn table of the spectator (public information only). ``render_seat`` picks the seat for both."""
+        return self._painter.render(self.state, self.seat)
 
     def close(self) -> None:
         pass

@@ -12,7 +12,11 @@ Needs the ``rllib`` extra (``pip install -c constraints.txt -e '.[rllib]'``); no
   PPO ratios and entropies are those of the masked distribution.
 - :func:`make_rllib_env` / :func:`register_rllib_env`: our wrapped AEC env inside RLlib's
   ``PettingZooEnv`` (turn-based: only the agent to act gets an observation; every seat gets its
-  final reward when the game ends).
+  final reward when the game ends). ``illegal_action`` as the env's (``"terminate"`` by default,
+  so RLlib's env pre-check and unmasked modules run; ``training.rllib_train`` uses ``"raise"``).
+- :class:`RLlibObservationKeys`: RLlib's own example ``ActionMaskingTorchRLModule`` reads
+  ``{"observations", "action_mask"}`` (float mask); ``make_rllib_env(..., observation_key="observations")``
+  renames our PettingZoo-style ``"observation"`` key for it.
 - :class:`RLlibCheckpointPolicy`: plays an RLlib module checkpoint through the
   :class:`~pirate_envs.core.policy.Policy` protocol, so ``training.evaluate`` (spec
   ``rllib:PATH``) can run tournaments with it.
@@ -26,6 +30,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import torch
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 
@@ -102,25 +108,65 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
 
 
 # --- envs ---------------------------------------------------------------------------------------------
-def make_rllib_env(env_id: str, options: dict[str, Any] | None = None):
-    """Our wrapped AEC env of ``env_id`` inside RLlib's ``PettingZooEnv``."""
+RLLIB_EXAMPLE_OBSERVATION_KEY = "observations"  # ray.rllib.examples ... ActionMaskingTorchRLModule
+
+
+class RLlibObservationKeys(BaseWrapper):
+    """Our AEC env with observations ``{"observations": Box(float32), "action_mask": Box(float32)}``: the
+    layout RLlib's example ``ActionMaskingTorchRLModule`` (and RLlib's ``ActionMaskEnv``) expect."""
+
+    def __init__(self, env: AECEnv, observation_key: str = RLLIB_EXAMPLE_OBSERVATION_KEY) -> None:
+        super().__init__(env)
+        inner = env.observation_space(env.possible_agents[0])
+        self.observation_key = observation_key
+        self._space = gym.spaces.Dict(
+            {
+                observation_key: inner[OBSERVATION_KEY],
+                MASK_KEY: gym.spaces.Box(0.0, 1.0, shape=inner[MASK_KEY].shape, dtype=np.float32),
+            }
+        )
+
+    def observation_space(self, agent: str) -> gym.Space:
+        self.env.observation_space(agent)  # an unknown agent raises the env's own error
+        return self._space
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | None:
+        obs = self.env.observe(agent)
+        return {self.observation_key: obs[OBSERVATION_KEY], MASK_KEY: obs[MASK_KEY].astype(np.float32)}
+
+
+def make_rllib_env(
+    env_id: str,
+    options: dict[str, Any] | None = None,
+    illegal_action: str = "terminate",
+    observation_key: str = OBSERVATION_KEY,
+):
+    """Our wrapped AEC env of ``env_id`` inside RLlib's ``PettingZooEnv``.
+
+    ``observation_key="observations"`` gives the observation layout of RLlib's own example
+    ``ActionMaskingTorchRLModule`` (:class:`RLlibObservationKeys`); the default is ours (PettingZoo's),
+    which :class:`MaskedPPOTorchRLModule` reads.
+    """
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     from pirate_envs.core.registry import make
 
-    return PettingZooEnv(make(env_id, **dict(options or {})))
+    env = make(env_id, illegal_action=illegal_action, **dict(options or {}))
+    if observation_key != OBSERVATION_KEY:
+        env = RLlibObservationKeys(env, observation_key)
+    return PettingZooEnv(env)
 
 
 def rllib_env_name(env_id: str) -> str:
     return f"{ENV_NAME_PREFIX}{env_id}"
 
 
-def register_rllib_env(env_id: str) -> str:
+def register_rllib_env(env_id: str, illegal_action: str = "terminate") -> str:
     """Register ``env_id`` with ``ray.tune`` (``env_config`` = rule options); returns the RLlib env name."""
     from ray.tune.registry import register_env
 
     name = rllib_env_name(env_id)
-    register_env(name, lambda env_config: make_rllib_env(env_id, dict(env_config)))
+    register_env(name, lambda env_config: make_rllib_env(env_id, dict(env_config), illegal_action=illegal_action))
     return name
 
 
@@ -166,7 +212,7 @@ class RLlibCheckpointPolicy:
         self.module_dir = find_module_dir(path, module_id)
         self.deterministic = deterministic
         self.name = f"rllib:{self.module_dir.name}"
-        self.module = RLModule.from_checkpoint(self.module_dir)
+        self.module = RLModule.from_checkpoint(self.module_dir.resolve())  # RLlib reads relative paths as URIs
         self.module.eval()
         space = self.module.observation_space
         inner = space[OBSERVATION_KEY] if isinstance(space, gym.spaces.Dict) else space

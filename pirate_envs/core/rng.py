@@ -37,6 +37,8 @@ class Rng:
     def __init__(self, seed: int | None = None) -> None:
         if seed is None:
             seed = secrets.randbits(64)
+        elif type(seed) is not int:
+            seed = as_seed(seed)
         # Mix the seed once so that nearby seeds (0, 1, 2, ...) start far apart.
         self.state = (int(seed) * _GOLDEN + 0x632BE59BD9B4E019) & _MASK64
 
@@ -104,25 +106,46 @@ class Rng:
 
     @classmethod
     def from_json(cls, text: str) -> Rng:
+        """The generator :meth:`to_json` wrote: exactly 16 hexadecimal digits, else ``ValueError``."""
+        if not isinstance(text, str) or len(text) != 16 or text.strip(_HEX_DIGITS):
+            raise ValueError(f"an Rng state is 16 hexadecimal digits (as Rng.to_json writes it), got {text!r}")
         new = cls.__new__(cls)
-        new.state = int(text, 16) & _MASK64
+        new.state = int(text, 16)
         return new
+
+
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+
+
+def as_seed(seed: Any, what: str = "seed") -> int | None:
+    """``seed`` as a plain ``int`` (or ``None``): accepts ``int`` and numpy integers.
+
+    Bools (``True`` is not a seed, it is usually a misplaced flag), floats, strings and anything
+    else raise ``TypeError`` naming ``what``; the env adapters use it for ``reset(seed=...)``.
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{what} must be an int (numpy ints accepted) or None; got {seed!r} ({type(seed).__name__})")
+    return int(seed)
 
 
 def as_rng(source: Any) -> Rng:
     """Turn what a caller passes as randomness into an :class:`Rng`.
 
-    Accepts an ``Rng`` (used as is), an int seed, ``None`` (fresh entropy), a
-    ``numpy.random.Generator`` or a ``random.Random`` (a seed is drawn from it).
+    Accepts an ``Rng`` (used as is), an int seed (numpy integers too), ``None`` (fresh entropy), a
+    ``numpy.random.Generator`` or a ``random.Random`` (a seed is drawn from it). A bool, a float
+    or anything else raises ``TypeError`` naming what was passed.
     """
     if isinstance(source, Rng):
         return source
-    if source is None or (isinstance(source, (int, np.integer)) and not isinstance(source, bool)):
+    if source is None or (isinstance(source, (int, np.integer)) and not isinstance(source, (bool, np.bool_))):
         return Rng(None if source is None else int(source))
     if isinstance(source, np.random.Generator):
         return Rng(int(source.integers(0, 1 << 63)))
     if isinstance(source, random.Random):
         return Rng(source.getrandbits(64))
     raise TypeError(
-        f"expected an int seed, None, pirate_envs Rng, numpy Generator or random.Random; got {type(source).__name__}"
+        "expected an int seed (not a bool), None, pirate_envs Rng, numpy Generator or random.Random; "
+        f"got {source!r} ({type(source).__name__})"
     )

@@ -1,6 +1,6 @@
 """Dead Man's Draw (``dead_mans_draw_v0``): components, rules engine, observer, heuristic bot.
 
-Rules: ``shared/rules/dead_mans_draw.md``; documentation: ``docs/dead_mans_draw.md``.
+Rules: ``docs/rules/dead_mans_draw.md``; documentation: ``docs/dead_mans_draw.md``.
 """
 
 from pirate_envs.games.dead_mans_draw.game import DmdGame, DmdState

@@ -130,6 +130,7 @@ def ability_pool(mermaid_variant: bool) -> list[int]:
 VARIANTS = ("none", "grand_slam", "sudden_death", "thieves_island", "uncharted_waters", "piri_reis", "undertow")
 VARIANT_OPTIONS = (*VARIANTS, "random")
 NONE, GRAND_SLAM, SUDDEN_DEATH, THIEVES_ISLAND, UNCHARTED_WATERS, PIRI_REIS, UNDERTOW = range(len(VARIANTS))
+VARIANT_CARDS = tuple(range(GRAND_SLAM, len(VARIANTS)))  # the six cards `random` draws from; "none" is no card
 SUDDEN_DEATH_TARGET = 50  # DMD-805
 UNDERTOW_LIMIT = 60  # DMD-809
 FORCED_DRAW_MAX = 8.0  # DMD-1078: divisor of the pending forced draws

@@ -1,6 +1,6 @@
 """The rules engine of Dead Man's Draw (``dead_mans_draw_v0``): setup, turns, chained effects, scoring.
 
-Reads in the order of ``shared/rules/dead_mans_draw.md``: options (Section 8) -> setup (Section 3)
+Reads in the order of ``docs/rules/dead_mans_draw.md``: options (Section 8) -> setup (Section 3)
 -> turn and task stack (Sections 4, 5.3) -> placing a card (5.2) -> suit abilities (6.1) ->
 bust / stop (5.4, 5.5) -> gain events, Sudden Death and Undertow (7, 8) -> scoring (7).
 
@@ -16,7 +16,7 @@ from bisect import insort
 from typing import Any, ClassVar
 
 from pirate_envs.core.errors import InvalidOptionError
-from pirate_envs.core.game import Game, State
+from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.dead_mans_draw import actions as act
@@ -61,6 +61,7 @@ from pirate_envs.games.dead_mans_draw.cards import (
     MYSTIC,
     NAVIGATOR,
     NUM_ABILITIES,
+    NUM_CARDS,
     NUM_SUITS,
     ORACLE,
     PARRY,
@@ -78,6 +79,7 @@ from pirate_envs.games.dead_mans_draw.cards import (
     UNCHARTED_WATERS,
     UNDERTOW,
     UNDERTOW_LIMIT,
+    VARIANT_CARDS,
     VARIANT_OPTIONS,
     VARIANTS,
     ability_pool,
@@ -192,8 +194,8 @@ class DmdState(State):
         game: DmdGame = self.game  # type: ignore[assignment]
         n = game.num_players
         rng = self.rng
-        if game.variant_option == "random":  # DMD-303
-            self.variant = rng.randrange(len(VARIANTS))
+        if game.variant_option == "random":  # DMD-303: one of the six variant cards, uniformly
+            self.variant = rng.choice(VARIANT_CARDS)
         else:
             self.variant = VARIANTS.index(game.variant_option)
         deck = list(game.deck)
@@ -800,7 +802,7 @@ class DmdState(State):
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.dead_mans_draw.render import render
 
-        return render(self, viewer)
+        return render(self, self.check_viewer(viewer))
 
     # --- Section 9: determinisation -----------------------------------------------------------------------
 
@@ -847,6 +849,7 @@ class DmdState(State):
 
     def check_invariants(self) -> None:
         game: DmdGame = self.game  # type: ignore[assignment]
+        self._check_ranges()
         cards = list(self.draw_pile) + list(self.discard) + list(self.removed)
         for coll in self.collections:
             assert len(coll) == NUM_SUITS
@@ -879,6 +882,44 @@ class DmdState(State):
         if self.revealed and game.characters:
             for t, a in enumerate(self.kept):
                 assert a < 0 or a in self.dealt[t]  # (-1 only in hand-built scenarios)
+
+    def _check_ranges(self) -> None:
+        """Every index and count in its range (what ``state_from_dict`` relies on before the rules run)."""
+        game: DmdGame = self.game  # type: ignore[assignment]
+        n = game.num_players
+        last_card, last_seat = NUM_CARDS - 1, n - 1
+        if game.variant_option == "random":
+            assert self.variant in VARIANT_CARDS, f"variant {self.variant!r} is not a variant card (DMD-303)"
+        else:
+            assert self.variant == VARIANTS.index(game.variant_option), "variant differs from the variant option"
+        assert_in_range("phase", self.phase, 0, GAME_OVER)
+        assert_in_range("decider", self.decider, -1 if self.phase == GAME_OVER else 0, last_seat)
+        assert_in_range("active", self.active, 0, last_seat)
+        assert_in_range("first_player", self.first_player, 0, last_seat)
+        assert_in_range("choices", self.choices, 0, game.num_actions - 1)
+        for name in ("draw_pile", "discard", "removed", "offer", "hook_protected", "turn_cards", "last_turn_cards"):
+            assert_in_range(name, getattr(self, name), 0, last_card)
+        assert_in_range("row", self.row, MARKER, last_card)
+        for kind, arg in self.tasks:
+            assert kind in (FORCED_DRAW, SECOND_HOOK), f"tasks holds an unknown task kind {kind!r}"
+            low, high = (1, NUM_CARDS) if kind == FORCED_DRAW else (0, NUM_SUITS - 1)
+            assert_in_range("tasks", arg, low, high)
+        assert_in_range("hook_s1", self.hook_s1, -1, NUM_SUITS - 1)
+        assert_in_range("plunder_target", self.plunder_target, -1, last_seat)
+        assert_in_range("plunder_remaining", self.plunder_remaining, 0, NUM_CARDS)
+        for dealt in self.dealt:
+            assert_in_range("dealt", dealt, 0, NUM_ABILITIES - 1, length=2 if game.characters else 0)
+        assert_in_range("kept", self.kept, -1, NUM_ABILITIES - 1)
+        assert_in_range("holder", self.holder, -1, last_seat, length=NUM_ABILITIES)
+        assert_in_range("locker_target", self.locker_target, -1, last_seat)
+        for seen in self.known:
+            assert_in_range("known", seen, 0, last_card)
+            assert len(set(seen)) == len(seen), "known repeats a card"
+        assert_in_range("turns_taken", self.turns_taken, 0, game.max_decisions)
+        assert_in_range("busts", self.busts, 0, game.max_decisions)
+        assert all(b <= t for b, t in zip(self.busts, self.turns_taken, strict=True)), "busts exceed turns_taken"
+        assert_in_range("last_turn_player", self.last_turn_player, -1, last_seat)
+        assert_in_range("winner_seats", self.winner_seats, 0, last_seat)
 
 
 DmdGame.state_class = DmdState

@@ -1,6 +1,6 @@
 """Madame Ching (``madame_ching_v0``): components, rules engine, observer, renderer and heuristic bot.
 
-Rules: ``shared/rules/madame_ching.md``; documentation: ``docs/madame_ching.md``.
+Rules: ``docs/rules/madame_ching.md``; documentation: ``docs/madame_ching.md``.
 """
 
 from pirate_envs.games.madame_ching.game import MadameChingGame, MadameChingState

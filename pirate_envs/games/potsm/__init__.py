@@ -1,6 +1,6 @@
 """Pirates of the Spanish Main: The Card Game (``potsm_v0``): components, rules engine, observer.
 
-Rules: ``shared/rules/potsm.md``; documentation: ``docs/potsm.md``.
+Rules: ``docs/rules/potsm.md``; documentation: ``docs/potsm.md``.
 """
 
 from pirate_envs.games.potsm.game import PotsmGame, PotsmState

@@ -1,4 +1,4 @@
-"""The rules engine of Pirates of the Spanish Main: The Card Game (``shared/rules/potsm.md``).
+"""The rules engine of Pirates of the Spanish Main: The Card Game (``docs/rules/potsm.md``).
 
 The module reads in the order of the rules file: the game's facts and options (Section 10),
 setup (Section 3), the turn (Section 4), the line movements (5.1), the actions (5.2), the
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pirate_envs.core.game import ByteCounts, Game, State
+from pirate_envs.core.game import ByteCounts, Game, State, assert_in_range
 from pirate_envs.core.options import Option
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
 from pirate_envs.core.rng import Rng
@@ -237,6 +237,7 @@ class PotsmState(State):
         "accusation_tally",
         "recent_turns",
     )
+    not_per_seat = ("adventure_row",)  # n cards with PSM-802, fewer as the deck runs out
 
     # The counts the observation shows as they are live in bytearrays (see ByteCounts): the
     # encoder joins them into its buffer without converting element by element.
@@ -717,7 +718,7 @@ class PotsmState(State):
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.potsm.render import render
 
-        return render(self, viewer)
+        return render(self, self.check_viewer(viewer))
 
     # --- PSM-902: determinisation -------------------------------------------------------------------------
 
@@ -821,6 +822,7 @@ class PotsmState(State):
         """Raise AssertionError if card conservation or any structural invariant fails."""
         game = self.game
         n = game.num_players
+        self._check_ranges()
         assert sorted(self.line) == list(range(9)), f"line is not a permutation: {self.line}"
         assert all(d in (0, 1) for d in self.damaged) and len(self.damaged) == 9
         assert len(self.fame) == 9 and all(f >= 0 for f in self.fame), f"fame {self.fame}"
@@ -888,6 +890,33 @@ class PotsmState(State):
         assert all(len(record) == act.RECORD_LENGTH for record in self.recent_turns)
         assert sum(self.repair_tally) <= self.turn_index
         assert len(self.move_tally) == 27 * n and len(self.accusation_tally) == 9 * n
+
+    def _check_ranges(self) -> None:
+        """Every index and count in its range (what ``state_from_dict`` relies on before the rules run)."""
+        n = self.game.num_players
+        assert_in_range("line", self.line, 0, 8, length=9)
+        assert_in_range("pirate_owner", self.pirate_owner, UNUSED, n - 1, length=9)
+        assert_in_range("revealed", self.revealed, 0, 1, length=9)
+        assert len(self.damaged) == 9 and len(self.not_owner) == 9 * n, "damaged / not_owner length"
+        assert_in_range("adventure_deck", self.adventure_deck, 0, NUM_ADVENTURE_TYPES - 1)
+        assert_in_range("adventure_row", self.adventure_row, 0, NUM_ADVENTURE_TYPES - 1)
+        assert_in_range("adventure_discard", self.adventure_discard, 0, NUM_ADVENTURE_CARDS, NUM_ADVENTURE_TYPES)
+        assert_in_range("blind_fame_cards", self.blind_fame_cards, 0, NUM_ADVENTURE_CARDS, NUM_ADVENTURE_TYPES)
+        assert len(self.move_row) == len(self.move_discard) == NUM_MOVE_TYPES, "move_row / move_discard length"
+        for hand in self.hands:
+            assert_in_range("hands", hand, 0, NUM_MOVE_CARDS, NUM_MOVE_TYPES)
+        assert_in_range("move_deck", self.move_deck, 0, NUM_MOVE_TYPES - 1)
+        assert_in_range("start_seat", self.start_seat, 0, n - 1)
+        assert_in_range("current_seat", self.current_seat, 0, n - 1)
+        assert_in_range("phase", self.phase, MAIN, ACCUSE_DISCARD)
+        assert_in_range("pending_accusation", self.pending_accusation, 0, 8)
+        assert_in_range("turn_index", self.turn_index, 0, self.game.max_decisions)  # one decision or more a turn
+        for record in self.recent_turns:
+            assert len(record) == act.RECORD_LENGTH, "recent_turns record length"
+            assert_in_range("recent_turns (actor)", record[act.RECORD_ACTOR], 0, n - 1)
+            assert_in_range("recent_turns (kind)", record[act.RECORD_KIND], 0, act.NUM_TURN_KINDS - 1)
+            assert_in_range("recent_turns (accused)", record[act.RECORD_ACCUSED], NO_SEAT, n - 1)
+            assert_in_range("recent_turns (card)", record[act.RECORD_CARD], NO_CARD, NUM_MOVE_TYPES - 1)
 
 
 PotsmGame.state_class = PotsmState

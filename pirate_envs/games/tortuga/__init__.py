@@ -1,6 +1,6 @@
 """Tortuga 1667 (``tortuga_v0``): components, rules engine, observer, renderer and heuristic bot.
 
-Rules: ``shared/rules/tortuga_1667.md``; documentation: ``docs/tortuga.md``.
+Rules: ``docs/rules/tortuga.md``; documentation: ``docs/tortuga.md``.
 """
 
 from pirate_envs.games.tortuga.game import TortugaGame, TortugaState

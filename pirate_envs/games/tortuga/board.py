@@ -1,4 +1,4 @@
-"""Tortuga 1667's fixed components (``shared/rules/tortuga_1667.md`` Sections 2, 3 and 6).
+"""Tortuga 1667's fixed components (``docs/rules/tortuga.md`` Sections 2, 3 and 6).
 
 The sea map (TOR-204) with its capacities and precomputed "within 2 moves" sets (TOR-501), the
 nation and role tables by player count (TOR-303, TOR-304), the event deck (TOR-307, Section 6),

@@ -1,4 +1,4 @@
-"""The rules engine of Tortuga 1667 (``shared/rules/tortuga_1667.md``).
+"""The rules engine of Tortuga 1667 (``docs/rules/tortuga.md``).
 
 Reads in the order of the rules file: facts and options (Sections 8 and 10), setup (Section 3),
 the turn (Section 4), movement (5.1), main actions (5.2), secret voting (5.3) and what a vote
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pirate_envs.core.game import Game, State
+from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
 from pirate_envs.core.rewards import team_win_loss_returns
 from pirate_envs.core.rng import Rng
@@ -56,9 +56,9 @@ from pirate_envs.games.tortuga.board import (
     LOG_STEAL_PLAYER,
     LOG_TREASURE_EVENT,
     MUTINY_BREWS,
-    NATION_NAMES,
     NATION_TABLE,
     NUM_CARD_TYPES,
+    NUM_LOG_TYPES,
     REACH,
     ROLE_TABLE,
     SAILOR,
@@ -129,8 +129,8 @@ class TortugaGame(Game):
         Option("secret_exile", False, bool, "TOR-804: an exiled Captain's nation stays secret"),
         Option("public_steal", False, bool, "TOR-805: the victim and result of a steal are public"),
         Option("armada_depth", "bottom5", str, "TOR-806: Armada packet", choices=("bottom5", "bottom10", "last")),
-        # Default on (rules default off): see docs/tortuga.md "Game length" - with it off, heuristic
-        # tables at 9 players end after a median of 3 rounds.
+        # Default on (TOR-807): with it off, heuristic tables at 9 players end after a median of 3 rounds
+        # (docs/tortuga.md "Game length").
         Option("draw_replaces_action", True, bool, "TOR-807: DRAW only after an ACTION pass"),
         Option("reward_mode", "win", str, "TOR-808/TOR-1005: team win/lose or score margin", choices=("win", "score")),
         Option("max_decisions", 0, int, "TOR-1006: truncate after this many decisions (0 = the bound B)", minimum=0),
@@ -302,6 +302,13 @@ class TortugaState(State):
 
     def occupancy(self, node: int) -> int:
         return self.pos.count(node)
+
+    def nation_known(self, viewer: int | None, p: int) -> bool:
+        """TOR-901: ``viewer`` (None: the public) knows ``p``'s nation card: revealed at exile, its own, spied
+        with a Spyglass, or any card once the game has ended by the rules (TOR-703; not after truncation)."""
+        if self.revealed[p] or self.phase == GAME_OVER:
+            return True
+        return viewer is not None and (viewer == p or self.spied[viewer][p])
 
     def move_targets(self, seat: int) -> list[int]:
         """TOR-501: nodes within 2 with room (the mover not counted); staying always legal."""
@@ -812,16 +819,21 @@ class TortugaState(State):
         nations = self.winning_nations()
         return [p for p, nat in enumerate(self.nation) if nat in nations and not self.exiled[p]]
 
-    def final_info(self) -> dict[str, Any]:
-        """TOR-1005: what every agent's ``infos`` carry at the end (all cards revealed, TOR-703)."""
-        scores = self.nation_scores()
+    def final_info(self) -> dict[str, list[int]]:
+        """TOR-1005: what every agent's ``infos`` carry at the end (all cards revealed, TOR-703).
+
+        Only integers, in lists whose lengths depend on the player count alone (on any state, so the
+        adapter can show zeros of the same shape before the end): per seat ``nations`` (0 England,
+        1 France, 2 Spain), ``hoards``, ``maps``, ``exiled`` (0/1); per nation (England, France, Spain)
+        ``nation_scores`` (0 for a nation not in play) and ``nation_won`` (0/1)."""
+        won = self.winning_nations()
         return {
-            "nations": [NATION_NAMES[nat] for nat in self.nation],
+            "nations": list(self.nation),
             "hoards": list(self.hoard),
             "maps": list(self.maps),
-            "nation_scores": {NATION_NAMES[nat]: scores[nat] for nat in self.game.nations_in_play},
-            "nation_won": {NATION_NAMES[nat]: nat in self.winning_nations() for nat in self.game.nations_in_play},
-            "exiled": list(self.exiled),
+            "nation_scores": self.nation_scores(),
+            "nation_won": [int(nat in won) for nat in range(3)],
+            "exiled": [int(x) for x in self.exiled],
         }
 
     def _scores(self) -> list[float]:
@@ -847,11 +859,12 @@ class TortugaState(State):
     def render(self, viewer: int | None = None) -> str:
         from pirate_envs.games.tortuga.render import render_state
 
-        return render_state(self, viewer)
+        return render_state(self, self.check_viewer(viewer))
 
     # --- invariants ------------------------------------------------------------------------------------------------
     def check_invariants(self) -> None:
         n = self.game.num_players
+        self._check_ranges()
         in_transit = self.loot["left"] if self.loot is not None else 0  # loot being assigned (TOR-522)
         assert self.galleon + self.supply + sum(self.hoard) + in_transit == TOTAL_TREASURE, "TOR-545 conservation"
         assert min(self.hoard) >= 0 and self.galleon >= 0 and self.supply >= 0, "negative treasure"
@@ -875,6 +888,153 @@ class TortugaState(State):
         for nat in range(3):
             assert self.nation.count(nat) == NATION_TABLE[n][nat]
 
+    def _check_ranges(self) -> None:
+        """Every index, count and pending vote/loot/event in its range and agreeing with the phase, and the
+        ledger replaying to the hoards and maps (what ``state_from_dict`` relies on before the rules run)."""
+        game = self.game
+        n, last = game.num_players, game.num_players - 1
+        most = game.max_decisions
+        assert_in_range("nation", self.nation, 0, 2, length=n)
+        assert_in_range("role", self.role, C_ENG, SAILOR, length=n)
+        assert_in_range("pos", self.pos, 0, len(CAPACITY) - 1, length=n)
+        for name in ("hoard", "maps"):
+            assert_in_range(name, getattr(self, name), 0, TOTAL_TREASURE, length=n)
+        for name in ("pub_treasure", "pub_maps"):  # public view: a secret steal can take it below 0
+            assert_in_range(name, getattr(self, name), -TOTAL_TREASURE, TOTAL_TREASURE, length=n)
+        assert_in_range("galleon", self.galleon, 0, TOTAL_TREASURE)
+        assert_in_range("supply", self.supply, 0, TOTAL_TREASURE)
+        assert_in_range("deck", self.deck, 0, NUM_CARD_TYPES - 1)
+        assert_in_range("drawn", self.drawn, 0, max(CARD_COUNTS), length=NUM_CARD_TYPES)
+        for card in range(NUM_CARD_TYPES):
+            assert self.deck.count(card) + self.drawn[card] == CARD_COUNTS[card], f"deck/drawn: card {card} lost"
+        assert_in_range("start", self.start, 0, last)
+        assert_in_range("active", self.active, 0, last)
+        assert_in_range("round", self.round, 1, game.options["max_rounds"])
+        assert_in_range("phase", self.phase, MOVE, GAME_OVER)
+        for name in ("steals_made", "votes_initiated", "votes_targeting"):
+            assert_in_range(name, getattr(self, name), 0, most, length=n)
+        for name in ("yes_by", "yes_vs"):
+            for row in getattr(self, name):
+                assert_in_range(name, row, 0, most, length=n)
+        assert self.end_reason in ("", "galleon", "armada", "rounds"), f"end_reason {self.end_reason!r}"
+        assert (self.phase == GAME_OVER) == (self.end_reason != ""), "end_reason disagrees with phase"
+        self._check_pending()
+        self._check_ledger()
+
+    def _check_pending(self) -> None:
+        """The open vote, the loot being shared and the event being resolved exist exactly in their phases."""
+        n, last, phase = self.game.num_players, self.game.num_players - 1, self.phase
+        vote = self.vote
+        assert (vote is not None) == (phase in (VOTE, DECLARE)), "vote is open outside VOTE/DECLARE (or missing)"
+        if vote is not None:
+            assert_in_range("vote.type", vote["type"], V_ATTACK, V_BRAWL)
+            assert_in_range("vote.initiator", vote["initiator"], 0, last)
+            assert_in_range("vote.target", vote["target"], NOBODY, last)
+            assert_in_range("vote.ship", vote["ship"], -1, 2)
+            assert vote["ctx"] in ("action", "event"), f"vote.ctx {vote['ctx']!r}"
+            assert_in_range("vote.participants", vote["participants"], 0, last)
+            assert vote["order"] == [(vote["initiator"] + k) % n for k in range(n)], "vote.order (TOR-507)"
+            assert_in_range("vote.idx", vote["idx"], 0, n - 1 if phase == VOTE else n)
+            assert_in_range("vote.cards", vote["cards"], -1, CARD_WILD, length=n)
+            voted = set(vote["order"][: vote["idx"]])
+            assert all((vote["cards"][p] >= 0) == (p in voted) for p in range(n)), "vote.cards vs vote.idx"
+            assert vote["revealed"] is (phase == DECLARE), "vote.revealed disagrees with the phase"
+            if phase == DECLARE:
+                wild = [p for p in vote["order"] if vote["cards"][p] == CARD_WILD]
+                assert vote["declarers"] == wild, "vote.declarers are not the Wild voters (TOR-509)"
+                assert_in_range("vote.didx", vote["didx"], 0, len(wild) - 1)
+            else:
+                assert vote["declarers"] == [] and vote["didx"] == 0, "vote.declarers before the reveal"
+            assert_in_range("vote.decl", vote["decl"], -1, CARD_NO, length=n)
+            assert_in_range("vote.die", vote["die"], -1, CARD_NO)
+        last_vote = self.last_vote
+        if last_vote is not None:
+            assert_in_range("last_vote.type", last_vote["type"], V_ATTACK, V_BRAWL)
+            assert_in_range("last_vote.initiator", last_vote["initiator"], 0, last)
+            assert_in_range("last_vote.target", last_vote["target"], NOBODY, last)
+            assert_in_range("last_vote.cards", last_vote["cards"], CARD_YES, CARD_WILD, length=n)
+            assert_in_range("last_vote.final", last_vote["final"], CARD_YES, CARD_NO, length=n)
+            assert type(last_vote["passed"]) is bool, "last_vote.passed"
+            assert_in_range("last_vote.die", last_vote["die"], -1, CARD_NO)
+        loot = self.loot
+        assert (loot is not None) == (phase == LOOT), "loot is shared outside LOOT (or missing)"
+        if loot is not None:
+            assert_in_range("loot.captain", loot["captain"], 0, last)
+            assert_in_range("loot.participants", loot["participants"], 0, last)
+            assert_in_range("loot.dice", loot["dice"], 1, 6)
+            assert_in_range("loot.successes", loot["successes"], 0, loot["dice"])
+            assert_in_range("loot.left", loot["left"], 1, loot["successes"])
+            assert_in_range("loot.assigned", loot["assigned"], 0, TOTAL_TREASURE, length=n)
+        event = self.event
+        if event is not None:
+            assert_in_range("event.card", event["card"], 0, NUM_CARD_TYPES - 1)
+            assert_in_range("event.target", event["target"], NOBODY, last)
+        if phase in (EXTRA_MOVE, CURRENT_TARGET, CURRENT_DEST, MUTINY_SHIP, BRAWL_TARGET, SPY_TARGET, MAP_RECIPIENT):
+            assert event is not None, f"event missing in phase {PHASE_NAMES[phase]}"
+        if phase == CURRENT_DEST:
+            assert event["target"] != NOBODY, "event.target missing in CURRENT_DEST"
+        for row in self.spied:
+            assert len(row) == n, "spied holds one flag per seat and seat"
+
+    def _check_ledger(self) -> None:
+        """The ledger replays to the hoards, maps and per-pair deltas; the log points at its secret steals."""
+        n, last = self.game.num_players, self.game.num_players - 1
+        hoard, maps = [0] * n, [0] * n
+        steal_delta = [[0] * n for _ in range(n)]
+        map_delta = [[0] * n for _ in range(n)]
+        for entry in self.ledger:
+            assert entry and entry[0] in (L_GAIN, L_LOSS, L_STEAL, L_MAP_PUBLIC, L_MAP_GIVE), f"ledger entry {entry}"
+            kind = entry[0]
+            if kind == L_GAIN:
+                _, seat, amount = entry
+                assert_in_range("ledger (gain)", [seat, amount], 0, TOTAL_TREASURE)
+                assert seat <= last, f"ledger entry {entry}"
+                hoard[seat] += amount
+            elif kind == L_LOSS:
+                _, seat, amount = entry
+                assert_in_range("ledger (loss seat)", seat, 0, last)
+                assert_in_range("ledger (loss)", amount, -1, 0)
+                hoard[seat] += amount
+            elif kind == L_STEAL:
+                _, thief, cands, victim, moved = entry
+                assert_in_range("ledger (steal)", [thief, victim, *cands], 0, last)
+                assert victim in cands and thief not in cands, f"ledger entry {entry}"
+                assert_in_range("ledger (steal moved)", moved, 0, 1)
+                hoard[victim] -= moved
+                hoard[thief] += moved
+                steal_delta[thief][victim] += moved
+                steal_delta[victim][thief] -= moved
+            elif kind == L_MAP_PUBLIC:
+                _, seat = entry
+                assert_in_range("ledger (map)", seat, 0, last)
+                maps[seat] += 1
+            else:
+                _, giver, cands, receiver = entry
+                assert_in_range("ledger (map gift)", [giver, *cands], 0, last)
+                assert_in_range("ledger (map receiver)", receiver, NOBODY, last)
+                assert receiver == NOBODY or receiver in cands, f"ledger entry {entry}"
+                if receiver != NOBODY:
+                    maps[giver] -= 1
+                    maps[receiver] += 1
+                    map_delta[receiver][giver] += 1
+                    map_delta[giver][receiver] -= 1
+            assert min(hoard) >= 0 and min(maps) >= 0, f"ledger entry {entry} spends what its seat lacks"
+        assert hoard == self.hoard and maps == self.maps, "hoard / maps disagree with the ledger"
+        assert steal_delta == self.steal_delta and map_delta == self.map_delta, "steal_delta / map_delta vs ledger"
+        assert len(self.log) <= LOG_LENGTH, "log is longer than LOG_LENGTH"
+        for item in self.log:
+            assert len(item) == 7, f"log entry {item}"
+            kind, actor, target, node, card, _value, secret = item
+            assert_in_range("log (kind)", kind, 0, NUM_LOG_TYPES - 1)
+            assert_in_range("log (actor)", actor, 0, last)
+            assert_in_range("log (target)", target, NOBODY, last)
+            assert_in_range("log (node)", node, -1, len(CAPACITY) - 1)
+            assert_in_range("log (card)", card, -1, NUM_CARD_TYPES - 1)
+            assert_in_range("log (ledger index)", secret, -1, len(self.ledger) - 1)
+            if secret >= 0:
+                steal = self.ledger[secret]
+                assert steal[0] == L_STEAL and item[2] == steal[3] and item[5] == steal[4], f"log entry {item}"
+
     # --- Section 9: determinisation ----------------------------------------------------------------------------------
     def _resample_hidden(self, seat: int, rng: Rng) -> None:
         """Redraw what ``seat`` cannot see: nations, deck order, secret steals and map gifts, pending votes."""
@@ -885,7 +1045,7 @@ class TortugaState(State):
         if len(deck) < len(self.deck):
             deck.insert(rng.randrange(min(packet, len(self.deck))), ARMADA)
         self.deck = deck
-        unknown = [p for p in range(n) if p != seat and not self.revealed[p] and not self.spied[seat][p]]
+        unknown = [p for p in range(n) if not self.nation_known(seat, p)]
         pool = sorted(self.nation[p] for p in unknown)
         rng.shuffle(pool)
         for p, nat in zip(unknown, pool, strict=True):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 OBSERVATION_LOW = -64.0
 OBSERVATION_HIGH = 1.0e4
 PLAYER_BLOCK = 26
+LOG_CACHE_LIMIT = 20_000  # log-entry pieces kept per viewer (cleared when full)
 
 
 def observation_size(n: int) -> int:
@@ -87,8 +88,10 @@ class ObservationEncoder:
         self.o_log = s["log"]
         self.log_entry = 37 + 2 * n
         self.log_size = LOG_LENGTH * self.log_entry
-        self.log_cache: dict = {}
+        # Per viewer: log entry (as a tuple) -> its float32 bytes as that viewer sees it.
+        self.log_pieces: list[dict[tuple[int, ...], bytes]] = [{} for _ in range(n)]
         self.no_votes = [0] * n
+        self.order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
 
     def encode(self, state: TortugaState, seat: int) -> np.ndarray:
         n = self.n
@@ -102,35 +105,44 @@ class ObservationEncoder:
         obs[self.o_counts + 1] = state.supply
         obs[self.o_counts + 2] = len(state.deck)
         obs[self.o_drawn : self.o_drawn + NUM_CARD_TYPES] = array("f", state.drawn)
-        order = [(seat + k) % n for k in range(n)]
-        spied = state.spied[seat]
+        order = self.order[seat]
         base = self.o_players
+        pos, role, exiled, nation = state.pos, state.role, state.exiled, state.nation
+        pub_treasure, steals_made, pub_maps = state.pub_treasure, state.steals_made, state.pub_maps
         my_steal = state.steal_delta[seat]
         my_maps = state.map_delta[seat]
+        nation_known = state.nation_known
         for k, p in enumerate(order):
-            obs[base + state.pos[p]] = 1.0
-            obs[base + 8 + state.role[p]] = 1.0
-            obs[base + 16] = float(state.exiled[p])
-            if k == 0 or state.revealed[p] or spied[p]:
-                obs[base + 18 + state.nation[p]] = 1.0
+            obs[base + pos[p]] = 1.0
+            obs[base + 8 + role[p]] = 1.0
+            if exiled[p]:
+                obs[base + 16] = 1.0
+            if k == 0 or nation_known(seat, p):  # TOR-901 (all at the end, TOR-703)
+                obs[base + 18 + nation[p]] = 1.0
             else:
                 obs[base + 17] = 1.0
-            obs[base + 21] = state.pub_treasure[p]
-            obs[base + 22] = state.steals_made[p]
+            obs[base + 21] = pub_treasure[p]
+            obs[base + 22] = steals_made[p]
             obs[base + 23] = my_steal[p]
-            obs[base + 24] = state.pub_maps[p]
+            obs[base + 24] = pub_maps[p]
             obs[base + 25] = my_maps[p]
             base += PLAYER_BLOCK
         o = self.o_own
         obs[o] = state.hoard[seat]
         obs[o + 1] = state.maps[seat]
         obs[o + 2] = float(state.game.options["wild_cooldown"] and state.wild_lock[seat])
-        if state.votes_initiated != self.no_votes:
-            yes_by, yes_vs = state.yes_by, state.yes_vs
-            stats = [yes_by[p][q] for p in order for q in order]
-            stats += [yes_vs[p][q] for p in order for q in order]
-            stats += [state.votes_initiated[p] for p in order]
-            stats += [state.votes_targeting[p] for p in order]
+        initiated = state.votes_initiated
+        if initiated != self.no_votes:
+            # Row p of each matrix in viewer order is row[seat:] + row[:seat] (order is a rotation).
+            stats = []
+            for matrix in (state.yes_by, state.yes_vs):
+                for p in order:
+                    row = matrix[p]
+                    stats += row[seat:]
+                    stats += row[:seat]
+            for counts in (initiated, state.votes_targeting):
+                stats += counts[seat:]
+                stats += counts[:seat]
             obs[self.o_yes_by : self.o_yes_by + len(stats)] = array("f", stats)
         vote = state.vote
         if vote is not None:
@@ -156,10 +168,14 @@ class ObservationEncoder:
             if last["target"] >= 0:
                 obs[self.lv_target + (last["target"] - seat) % n] = 1.0
             cards, final = last["cards"], last["final"]
-            for k, p in enumerate(order):
-                obs[self.lv_cards + 3 * k + cards[p]] = 1.0
-                obs[self.lv_final + 2 * k + final[p]] = 1.0
-            obs[self.lv_passed] = float(last["passed"])
+            lv_cards, lv_final = self.lv_cards, self.lv_final
+            for p in order:
+                obs[lv_cards + cards[p]] = 1.0
+                obs[lv_final + final[p]] = 1.0
+                lv_cards += 3
+                lv_final += 2
+            if last["passed"]:
+                obs[self.lv_passed] = 1.0
             if last["die"] >= 0:
                 obs[self.lv_die + last["die"]] = 1.0
         loot = state.loot
@@ -176,36 +192,40 @@ class ObservationEncoder:
             obs[self.o_event + event["card"]] = 1.0
             if event["target"] >= 0:
                 obs[self.o_event + 12 + (event["target"] - seat) % n] = 1.0
-        if state.log:
+        log = state.log
+        if log:
+            pieces = self.log_pieces[seat]
+            entries = []
+            for entry in reversed(log):
+                key = tuple(entry)
+                piece = pieces.get(key)
+                if piece is None:
+                    piece = self._log_entry_piece(state, seat, key)
+                entries.append(piece)
             o = self.o_log
-            obs[o : o + self.log_size] = self._encode_log(state, seat)
+            obs[o : o + self.log_entry * len(entries)] = array("f", b"".join(entries))
         return np.frombuffer(obs, dtype=np.float32)
 
-    def _encode_log(self, state: TortugaState, seat: int) -> array:
-        """The log field; cached per (viewer, log content) since the log changes a few times a turn."""
-        key = (seat, tuple(map(tuple, state.log)))
-        cached = self.log_cache.get(key)
-        if cached is not None:
-            return cached
+    def _log_entry_piece(self, state: TortugaState, seat: int, entry: tuple[int, ...]) -> bytes:
+        """One log entry as ``seat`` sees it (float32 bytes), cached per viewer by the entry's content:
+        an entry stays in the log for up to LOG_LENGTH turns and is seen by every seat."""
         n = self.n
-        obs = array("f", bytes(4 * self.log_size))
-        public_steal = state.game.options["public_steal"]
-        o = 0
-        for entry in reversed(state.log):
-            kind, actor, target, node, card, value, secret = entry
-            obs[o + kind] = 1.0
-            obs[o + NUM_LOG_TYPES + (actor - seat) % n] = 1.0
-            visible = secret < 0 or public_steal or seat in (actor, target)
-            if target >= 0 and visible:
-                obs[o + NUM_LOG_TYPES + n + (target - seat) % n] = 1.0
-            if node >= 0:
-                obs[o + NUM_LOG_TYPES + 2 * n + node] = 1.0
-            if card >= 0:
-                obs[o + NUM_LOG_TYPES + 2 * n + 8 + card] = 1.0
-            if visible:
-                obs[o + self.log_entry - 1] = value
-            o += self.log_entry
-        if len(self.log_cache) > 4096:
-            self.log_cache.clear()
-        self.log_cache[key] = obs
-        return obs
+        out = array("f", bytes(4 * self.log_entry))
+        kind, actor, target, node, card, value, secret = entry
+        out[kind] = 1.0
+        out[NUM_LOG_TYPES + (actor - seat) % n] = 1.0
+        visible = secret < 0 or state.game.options["public_steal"] or seat in (actor, target)
+        if target >= 0 and visible:
+            out[NUM_LOG_TYPES + n + (target - seat) % n] = 1.0
+        if node >= 0:
+            out[NUM_LOG_TYPES + 2 * n + node] = 1.0
+        if card >= 0:
+            out[NUM_LOG_TYPES + 2 * n + 8 + card] = 1.0
+        if visible:
+            out[self.log_entry - 1] = value
+        piece = out.tobytes()
+        pieces = self.log_pieces[seat]
+        if len(pieces) >= LOG_CACHE_LIMIT:
+            pieces.clear()
+        pieces[entry] = piece
+        return piece

@@ -42,12 +42,6 @@ def draw_map(pawns: list[str]) -> list[str]:
     ]
 
 
-def _nation_known(state: TortugaState, viewer: int | None, p: int) -> bool:
-    if state.revealed[p] or state.phase == 14:
-        return True
-    return viewer is not None and (viewer == p or state.spied[viewer][p])
-
-
 def render_state(state: TortugaState, viewer: int | None) -> str:
     n = state.game.num_players
     pawns = []
@@ -62,7 +56,7 @@ def render_state(state: TortugaState, viewer: int | None) -> str:
         "players:",
     ]
     for p in range(n):
-        nation = NATION_NAMES[state.nation[p]] if _nation_known(state, viewer, p) else "?"
+        nation = NATION_NAMES[state.nation[p]] if state.nation_known(viewer, p) else "?"
         extra = ""
         if viewer == p or state.phase == 14:
             extra = f" hoard {state.hoard[p]} maps {state.maps[p]}"

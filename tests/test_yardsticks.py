@@ -1,0 +1,126 @@
+"""Strength yardsticks (``benchmarks/strength.py``): the parity rate, heuristic vs random, the table, ``--record``.
+
+Tournaments are seeded, so every figure here is reproducible: the tests use small game counts and
+cannot flake, yet they fail if a cell is measured from the wrong seat, policy or estimate.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import strength  # noqa: E402
+
+from training.inputs import InputError  # noqa: E402
+from training.tournament import run_tournament  # noqa: E402
+
+DMD = "dead_mans_draw_v0"
+
+
+@pytest.fixture(scope="module")
+def dmd_yardsticks() -> dict:
+    return strength.measure_strength(DMD, games=64, seed=3)
+
+
+def test_symmetric_rate_is_mean_winners_over_seats():
+    records = [{"winners": [0]}, {"winners": [1]}, {"winners": [0, 1]}, {"winners": []}]
+    rate = strength.symmetric_rate(records, num_players=2)
+    assert rate["games"] == 4 and rate["wins"] == 4
+    assert rate["win_rate"] == pytest.approx(0.5)
+    low, high = rate["win_rate_ci95"]
+    assert 0.0 <= low < 0.5 < high <= 1.0  # ties and winnerless games spread it
+    single = strength.symmetric_rate([{"winners": [g % 4]} for g in range(8)], num_players=4)
+    assert single["win_rate"] == 0.25 and single["win_rate_ci95"] == [0.25, 0.25]  # exact by symmetry
+
+
+def test_symmetric_rate_agrees_with_one_focal_seat():
+    """The all-seat estimate and the focal seat's own win rate measure the same thing among identical bots."""
+    result = run_tournament(DMD, None, {"random": "random", "random#2": "random"}, games=200, seed=1, keep_games=True)
+    rate = strength.symmetric_rate(result["game_records"], result["num_players"])
+    focal = result["standings"]["random"]
+    assert focal["seat_games"] == 200
+    assert abs(focal["win_rate"] - rate["win_rate"]) < 0.1  # 3 standard errors of the focal rate at 200 games
+
+
+def test_yardsticks_fields_and_parity_near_one_over_sides(dmd_yardsticks):
+    result = dmd_yardsticks
+    assert result["env_id"] == DMD and result["num_players"] == 2 and result["games"] == 64
+    assert set(result["table"]) == {"random", "heuristic"}
+    for row in result["table"].values():
+        assert set(row) == {"random", "heuristic"}
+        for cell in row.values():
+            assert cell["games"] == 64
+            low, high = cell["win_rate_ci95"]
+            assert 0.0 <= low <= cell["win_rate"] <= high <= 1.0
+    parity = result["table"]["heuristic"]["heuristic"]
+    assert parity["estimate"] == "all seats"
+    assert result["parity_win_rate"] == parity["win_rate"]
+    assert abs(result["parity_win_rate"] - result["fair_win_rate"]) < 0.05  # 1/2, raised a little by ties
+    assert abs(result["table"]["random"]["random"]["win_rate"] - 0.5) < 0.05
+    assert result["heuristic_vs_random_win_rate"] == result["table"]["heuristic"]["random"]["win_rate"] > 0.75
+    assert result["table"]["random"]["heuristic"]["win_rate"] < 0.25
+    assert result["table"]["heuristic"]["random"]["estimate"] == "focal seat"
+
+
+def test_yardsticks_are_reproducible_from_the_seed(dmd_yardsticks):
+    again = strength.measure_strength(DMD, games=64, seed=3)
+    assert {k: v for k, v in again.items() if k != "run"} == {k: v for k, v in dmd_yardsticks.items() if k != "run"}
+
+
+def test_markdown_names_parity_and_every_row(dmd_yardsticks):
+    text = strength.strength_markdown(dmd_yardsticks)
+    assert f"Parity P = {dmd_yardsticks['parity_win_rate']:.3f}" in text
+    assert "| `random` |" in text and "| `heuristic` |" in text
+    summary = strength.summary_markdown([dmd_yardsticks])
+    assert summary.count(f"| {DMD} | 2 |") == 1 and "| — | — | — |" in summary  # no checkpoint row measured
+
+
+def test_record_adds_only_the_yardstick_fields(dmd_yardsticks, tmp_path):
+    target = tmp_path / "eval.json"
+    shutil.copy(ROOT / "checkpoints" / DMD / "eval.json", target)
+    before = json.loads(target.read_text())
+    strength.check_record_target(target, DMD, None, {})
+    strength.record_yardsticks(dmd_yardsticks, target)
+    after = json.loads(target.read_text())
+    assert {k: v for k, v in after.items() if k not in strength.RECORDED} == before
+    assert after["parity_win_rate"] == dmd_yardsticks["parity_win_rate"]
+    assert after["parity_games"] == after["heuristic_vs_random_games"] == 64 and after["yardsticks_seed"] == 3
+    keys = list(after)
+    assert keys[keys.index("fair_win_rate") + 1] == "parity_win_rate"
+    strength.record_yardsticks(dmd_yardsticks, target)  # recording again replaces, never duplicates
+    assert json.loads(target.read_text()) == after
+
+
+def test_record_refuses_another_player_count(tmp_path):
+    target = tmp_path / "eval.json"
+    shutil.copy(ROOT / "checkpoints" / DMD / "eval.json", target)
+    with pytest.raises(InputError, match="num_players"):
+        strength.check_record_target(target, DMD, 3, {})
+
+
+def test_command_line_rejects_bad_input_before_any_game(capsys):
+    assert strength.main(["--env", "no_such_game_v0", "--games", "2"]) == 2
+    assert "unknown env id" in capsys.readouterr().err
+    eval_json = ROOT / "checkpoints" / DMD / "eval.json"
+    before = eval_json.read_text()
+    assert strength.main(["--env", DMD, "--num-players", "3", "--record", "--games", "2"]) == 2
+    assert "--record" in capsys.readouterr().err and eval_json.read_text() == before
+    assert strength.main(["--env", DMD, "potsm_v0", "--checkpoint", "x.zip"]) == 2
+    assert "exactly one --env" in capsys.readouterr().err
+
+
+def test_command_line_checkpoint_row(tmp_path, capsys):
+    out = tmp_path / "strength.json"
+    assert strength.main(["--env", DMD, "--games", "4", "--shipped", "--out", str(out)]) == 0
+    (result,) = json.loads(out.read_text())
+    assert set(result["table"]) == {"random", "heuristic", "checkpoint"}
+    assert result["checkpoint"].endswith(f"checkpoints/{DMD}/model.zip")
+    assert result["table"]["checkpoint"]["heuristic"]["games"] == 4
+    assert "checkpoint / P" in capsys.readouterr().out
