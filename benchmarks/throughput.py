@@ -2,7 +2,8 @@
 
 For every registered game and player count it measures
   (a) the rules engine: ``legal_actions`` + the acting seat's ``observation`` + ``apply_action``;
-  (b) the wrapped PettingZoo AEC env (``env()``): ``last()`` + ``step`` with a masked random action;
+  (b) the wrapped PettingZoo AEC env (``env()``): ``last()`` + ``step`` with a random action from the
+      mask (drawn with ``random.Random`` as in (a), so the draw costs the same in both);
 and, in the same run, PettingZoo's ``texas_holdem_v4`` and ``connect_four_v3`` through the same
 AEC loop (they need the ``bench`` extra: rlcard, pygame). Every AEC env, ours and the references,
 runs the way a training loop runs it: ``reset(seed=0)`` once, then ``reset()`` without a seed for
@@ -67,7 +68,7 @@ class AecLoop:
     def __init__(self, make_env: Callable, reseed: bool = False) -> None:
         self.env = make_env()
         self.reseed = reseed
-        self.rng = np.random.default_rng(0)
+        self.rng = random.Random(0)  # the engine loop's generator: the draw costs the same in both
         self.seed = 0
         self.env.reset(seed=0)
         self.fresh = True  # the first game was reset (seeded) above
@@ -92,8 +93,7 @@ class AecLoop:
                 if terminated or truncated:
                     env.step(None)
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(legal.size)]))
+                env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
                 decisions += 1
         return decisions / (time.perf_counter() - start)
 

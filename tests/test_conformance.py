@@ -366,7 +366,7 @@ def test_state_from_dict_rejects_tampered_states(case):
             state.check_invariants()
             while not state.is_terminal():
                 state.apply_action(play.choice(state.legal_actions()))
-                state.check_invariants()
+            state.check_invariants()
             assert len(state.returns()) == game.num_players
         except Exception as exc:
             raise AssertionError(f"{what}: loaded, but then {type(exc).__name__}: {exc}") from exc

@@ -1,4 +1,5 @@
-"""Unit tests of the game-agnostic core: RNG, option validation, registry, reward helpers."""
+"""Unit tests of the game-agnostic core: RNG and seeds, option validation, registry, reward helpers, and
+``state_from_dict``'s refusal of impossible states."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ import numpy as np
 import pytest
 
 import pirate_envs
-from pirate_envs.core.errors import InvalidOptionError
+from pirate_envs.core.errors import InvalidOptionError, InvalidStateError
 from pirate_envs.core.game import copy_plain
 from pirate_envs.core.options import Option, resolve_options
 from pirate_envs.core.policy import RandomPolicy, resolve_policy
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
-from pirate_envs.core.rng import Rng, as_rng
+from pirate_envs.core.rng import Rng, as_rng, as_seed
 
 
 def test_rng_is_seeded_and_round_trips():
@@ -149,3 +150,166 @@ def test_copy_plain_keeps_numpy_scalars():
     copy = copy_plain(value)
     assert copy == value and copy[0] is not value[0] and copy[1]["k"] is not value[1]["k"]
     assert type(copy[0][0]) is np.int64 and type(copy[1]["k"][0]) is np.float32
+
+
+def test_env_input_checks_name_what_is_allowed():
+    """The adapters' shared checks (pirate_envs.core.env_options): one integer action, a non-negative int seed,
+    a known agent; each error names the value given and what is allowed."""
+    from pirate_envs.core.env_options import UnknownAgentError, as_action_index, check_seed, unknown_agent
+
+    for good in (np.int64(3), np.uint8(3), np.array(3), np.array([3]), np.int32(3)):
+        assert as_action_index("g", "player_0", good, 5) == 3 and type(as_action_index("g", "p", good, 5)) is int
+    for bad in (None, 3.0, "3", True, np.bool_(True), np.array([1, 2]), np.array(3.0), [3], object()):
+        with pytest.raises(TypeError, match=r"g: action .*\[0, 5\)"):
+            as_action_index("g", "player_0", bad, 5)
+    assert check_seed("g", None) is None and check_seed("g", np.int64(7)) == 7
+    for bad in (True, 1.5, "2", np.float64(2)):
+        with pytest.raises(TypeError, match="non-negative int"):
+            check_seed("g", bad)
+    with pytest.raises(ValueError, match="non-negative int; got -1"):
+        check_seed("g", -1)
+    error = unknown_agent("g", "player_9", ["player_0", "player_1"])
+    assert isinstance(error, UnknownAgentError) and isinstance(error, KeyError) and isinstance(error, ValueError)
+    assert str(error) == "g: unknown agent 'player_9'; the agents are 'player_0', 'player_1'"
+
+
+# --- options: numbers are finite, numpy scalars are stored as plain values --------------------------------
+
+
+@pytest.mark.parametrize("env_id", ["dead_mans_draw_v0", "potsm_v0"])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), np.float64("nan"), 0.0, -1.0])
+def test_score_scale_must_be_a_finite_positive_number(env_id, bad):
+    """nan gave nan returns (potsm) or -1 for every seat (DMD); inf made every return 0."""
+    with pytest.raises(InvalidOptionError, match=r"'score_scale' .*allowed: a finite number in \[1e-09"):
+        pirate_envs.game_class(env_id)(score_scale=bad)
+
+
+def test_numpy_scalars_are_accepted_and_stored_as_plain_values():
+    game = pirate_envs.game_class("dead_mans_draw_v0")(
+        num_players=np.int64(3), max_decisions=np.int64(50), score_scale=np.float32(2.5), characters=np.bool_(False)
+    )
+    assert game.options["max_decisions"] == 50 and type(game.options["max_decisions"]) is int
+    assert game.options["score_scale"] == 2.5 and type(game.options["score_scale"]) is float
+    assert game.options["characters"] is False
+    assert type(game.num_players) is int and game.max_decisions == 50
+    assert type(resolve_options(SPECS, {"scale": np.int32(2)}, "g")["scale"]) is float
+    json.dumps(game.new_initial_state(0).to_dict())  # options stay JSON-safe
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"count": np.bool_(True)}, "'count' must be an int"),
+        ({"count": np.float64(3.0)}, "'count' must be an int"),
+        ({"scale": np.bool_(True)}, "'scale' must be a number"),
+        ({"scale": float("nan")}, "'scale' must be a finite number, got nan"),
+        ({"flag": np.int64(1)}, "'flag' must be a bool"),
+        ({"flag": "false"}, "'flag' must be a bool"),
+        ({"mode": np.int64(1)}, "'mode' must be a string"),
+    ],
+)
+def test_option_types_are_strict(given, expected):
+    with pytest.raises(InvalidOptionError, match=expected):
+        resolve_options(SPECS, given, "g")
+
+
+# --- seeds ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [True, False, np.bool_(True), 1.5, 2.0, "7", [1]])
+def test_seeds_must_be_integers(seed):
+    game = pirate_envs.game_class("potsm_v0")()
+    with pytest.raises(TypeError, match=r"int seed \(not a bool\).*got"):
+        game.new_initial_state(seed)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        as_seed(seed)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        Rng(seed)
+
+
+def test_numpy_integer_seeds_equal_plain_ones():
+    game = pirate_envs.game_class("potsm_v0")()
+    assert game.new_initial_state(np.int64(7)) == game.new_initial_state(7)
+    assert Rng(np.uint64(7)).state == Rng(7).state and as_seed(np.int32(7)) == 7 and as_seed(None) is None
+
+
+@pytest.mark.parametrize("text", ["zz", "", "0" * 17, "-000000000000001", " 123456789abcdef", 5, None])
+def test_rng_from_json_takes_only_what_to_json_writes(text):
+    with pytest.raises(ValueError, match="16 hexadecimal digits"):
+        Rng.from_json(text)
+
+
+# --- state_from_dict: the examples of issue 19 ------------------------------------------------------------
+
+
+def _mid_game(env_id: str, num_players: int, decisions: int = 12) -> dict:
+    state = pirate_envs.game_class(env_id)(num_players=num_players).new_initial_state(3)
+    rng = random.Random(3)
+    while state.decisions < decisions and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return json.loads(json.dumps(state.to_dict()))
+
+
+def _load(env_id: str, data):
+    return pirate_envs.game_class(env_id).state_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "num_players", "tamper", "match"),
+    [
+        ("potsm_v0", 3, lambda d: d.__setitem__("truncated", "false"), "'truncated' must be true or false"),
+        ("madame_ching_v0", 4, lambda d: d.__setitem__("num_players", 2), r"field '.*' holds one entry per seat: 2"),
+        ("dead_mans_draw_v0", 2, lambda d: d["fields"]["busts"].__setitem__(0, -2), "busts holds -2"),
+        ("dead_mans_draw_v0", 3, lambda d: d["fields"].__setitem__("phase", 99), "phase holds 99"),
+        ("tortuga_v0", 4, lambda d: d["fields"]["deck"].append(99), "deck holds 99"),
+        ("tortuga_v0", 4, lambda d: d["fields"]["deck"].__setitem__(0, 99), "deck holds 99"),
+        ("potsm_v0", 2, lambda d: d.__setitem__("decisions", -5), r"'decisions' must be an int in \[0, max_decisions"),
+        (
+            "potsm_v0",
+            2,
+            lambda d: d.__setitem__("decisions", 10**6),
+            r"'decisions' must be an int in \[0, max_decisions",
+        ),
+        ("potsm_v0", 2, lambda d: d.pop("rng"), r"missing key\(s\) \['rng'\]"),
+        ("potsm_v0", 2, lambda d: d.__setitem__("rng", "zz"), "key 'rng': an Rng state is 16 hexadecimal digits"),
+        ("dead_mans_draw_v0", 2, lambda d: d["fields"].pop("busts"), r"'fields' lacks \['busts'\]"),
+        ("dead_mans_draw_v0", 2, lambda d: d["fields"].__setitem__("bogus", 1), r"has unknown \['bogus'\]"),
+        (
+            "dead_mans_draw_v0",
+            2,
+            lambda d: d["fields"].__setitem__("busts", [0, "1"]),
+            r"field 'busts\[1\]' must be an",
+        ),
+        ("madame_ching_v0", 3, lambda d: d["fields"].__setitem__("step", "zz"), "step 'zz' is not one of"),
+        ("potsm_v0", 2, lambda d: d.__setitem__("truncated", True), "'truncated' is true but decisions="),
+    ],
+)
+def test_state_from_dict_rejects_impossible_states(env_id, num_players, tamper, match):
+    """Issue 19: each of these loaded (and most played on to a result) before."""
+    data = _mid_game(env_id, num_players)
+    _load(env_id, data)  # the untouched dict loads
+    tamper(data)
+    with pytest.raises(InvalidStateError, match=match):
+        _load(env_id, data)
+
+
+@pytest.mark.parametrize("data", [None, [], "{}", 5])
+def test_state_from_dict_needs_a_dict(data):
+    with pytest.raises(InvalidStateError, match=r"expected a dict \(State.to_dict output\)"):
+        _load("potsm_v0", data)
+
+
+def test_invalid_state_error_is_a_value_error_exported_by_core():
+    assert issubclass(InvalidStateError, ValueError) and pirate_envs.core.InvalidStateError is InvalidStateError
+
+
+def test_an_invariant_failure_names_the_field_and_the_source_line():
+    """A failure inside a game's invariants becomes InvalidStateError with the game's source line that raised it."""
+    data = _mid_game("dead_mans_draw_v0", 2)
+    data["fields"]["collections"][0] = data["fields"]["collections"][0][:-1]  # nine suits instead of ten
+    with pytest.raises(InvalidStateError, match=r"collections: one stack per suit \[check_invariants: assert len"):
+        _load("dead_mans_draw_v0", data)
+    data = _mid_game("dead_mans_draw_v0", 2)
+    data["fields"]["holder"] = data["fields"]["holder"][:-1]  # an IndexError in the rules before this check
+    with pytest.raises(InvalidStateError, match=r"holder must hold 18 entries"):
+        _load("dead_mans_draw_v0", data)

@@ -35,6 +35,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,12 +46,12 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 DOC_FILES = ["README.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")))] + [
     f"docs/rules/{p.name}" for p in sorted((ROOT / "docs" / "rules").glob("*.md"))
 ]
-EXPECTED_BLOCKS = 41
+EXPECTED_BLOCKS = 43
 RUN_LANGUAGES = ("bash", "python")
 SHELL_LANGUAGES = ("sh", "shell", "console", "zsh")  # runnable, but must be labelled bash
 TIMEOUT_S = 240
 SLOW_TIMEOUT_S = 1800
-FENCE = re.compile(r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^```[ \t]*$", re.M | re.S)
+FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 MARKER = re.compile(r"<!--\s*docs-test:(?P<clauses>.*?)-->", re.S)
 SETUP_COMMAND = re.compile(r"python3 -m venv \.venv|\.venv/bin/pip install( -q)? -c constraints\.txt -e '\.\[[\w,]+\]'")
 MIRROR_SKIP = {".git", "runs", "results", "replays", "checkpoints", ".pytest_cache", "__pycache__"}
@@ -116,7 +117,7 @@ def find_blocks() -> list[Block]:
             before = text[: match.start()].rstrip().rsplit("\n", 1)[-1]
             found = MARKER.fullmatch(before.strip())
             marker = parse_marker(found.group("clauses"), f"{rel}:{line}") if found else Marker()
-            blocks.append(Block(rel, line, lang, match.group("code"), marker))
+            blocks.append(Block(rel, line, lang, textwrap.dedent(match.group("code")), marker))
     return blocks
 
 
@@ -310,8 +311,8 @@ def test_the_parser_finds_markers_and_rejects_unknown_clauses():
         parse_marker("skip", "here")
     with pytest.raises(ValueError, match="unknown docs-test clause"):
         parse_marker("fast", "here")
-    block = Block("x.md", 1, "bash", ".venv/bin/python -m training.train c.yaml   # train\n", marker)
-    assert prepared(block).strip() == ".venv/bin/python -m training.train c.yaml --set a=1"
+    block = Block("x.md", 1, "bash", ".venv/bin/python -m training.train x.yaml   # train\n", marker)
+    assert prepared(block).strip() == ".venv/bin/python -m training.train y.yaml --set a=1"
     assert python_commands("A=1 && .venv/bin/python -m m --x 1 \\\n  --y 2 # c\n") == [("m", ["--x", "1", "--y", "2"])]
 
 

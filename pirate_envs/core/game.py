@@ -330,6 +330,9 @@ _EXPECTED = {
 }
 
 
+_SCALAR_TYPES = {"int": int, "bool": bool, "str": str}
+
+
 def _check_shape(value: Any, shape: _Shape | None, num_players: int, where: str) -> None:
     """Raise :class:`InvalidStateError` naming ``where`` unless ``value`` has ``shape`` (and is JSON-safe)."""
     kind = _JSON_KINDS.get(type(value))
@@ -350,6 +353,9 @@ def _check_shape(value: Any, shape: _Shape | None, num_players: int, where: str)
                 f"state_from_dict: field {where!r} holds one entry per seat: {num_players}, got {len(value)}"
             )
         items = shape.items if shape is not None else None
+        scalar = _SCALAR_TYPES.get(items.kind) if items is not None else None
+        if scalar is not None and all(type(item) is scalar for item in value):
+            return  # the common case (a list of ints or bools), without a call per item
         for i, item in enumerate(value):
             _check_shape(item, items, num_players, f"{where}[{i}]")
     elif kind == "dict":

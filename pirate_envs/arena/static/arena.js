@@ -424,10 +424,19 @@ const PAD = 10;
 const HEAD = 36;
 const BOARD_W = 1000;
 
-function hue(text) {
+// A kind named after a colour ("Blue", "junk red") is drawn in that colour; any other kind gets a
+// steady hue of its own, so cards of one kind (a suit, a nation) always look alike.
+const NAMED_HUES = { red: 0, orange: 30, gold: 45, yellow: 55, green: 120, blue: 215, purple: 280, pink: 330 };
+
+function cardFill(kind) {
+  for (const word of String(kind || "").toLowerCase().split(/\s+/)) {
+    if (word in NAMED_HUES) return `hsl(${NAMED_HUES[word]}, 65%, 84%)`;
+    if (word === "white") return "hsl(40, 20%, 96%)";
+    if (word === "black") return "hsl(220, 8%, 70%)";
+  }
   let h = 0;
-  for (const ch of text || "") h = (h * 31 + ch.charCodeAt(0)) % 360;
-  return h;
+  for (const ch of kind || "") h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return `hsl(${h}, 55%, 85%)`;
 }
 
 function wrap(text, width, maxLines) {
@@ -470,7 +479,7 @@ function drawCard(card, x, y) {
   if (card.hidden) classes.push("hidden");
   if (card.highlight) classes.push("highlight");
   const g = svg("g", { class: classes.join(" "), transform: `translate(${x},${y})`, tabindex: "0" });
-  const fill = card.hidden ? "" : `hsl(${hue(card.kind)}, 55%, 85%)`;
+  const fill = card.hidden ? "" : cardFill(card.kind);
   const rect = svg("rect", { width: CARD_W, height: CARD_H, rx: 8, ry: 8 });
   if (fill) rect.setAttribute("fill", fill);
   g.append(rect);

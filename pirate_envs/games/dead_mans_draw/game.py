@@ -852,7 +852,7 @@ class DmdState(State):
         self._check_ranges()
         cards = list(self.draw_pile) + list(self.discard) + list(self.removed)
         for coll in self.collections:
-            assert len(coll) == NUM_SUITS
+            assert len(coll) == NUM_SUITS, "collections: one stack per suit"
             for s, stack in enumerate(coll):
                 assert stack == sorted(stack), "stacks are kept sorted"
                 assert all(CARD_SUIT[c] == s for c in stack), "a card in the wrong stack"

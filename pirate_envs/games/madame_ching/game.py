@@ -1123,6 +1123,10 @@ class MadameChingState(State):
         assert_in_range("pending_target", self.pending_target, -1, n - 1)
         assert_in_range("combat_card", self.combat_card, *cards)
         assert_in_range("owes", self.owes, 0, NUM_NAV_CARDS)
+        if self.gift_queue:  # MCH-553: encounter cards just gained, each offered to the partner
+            assert g.team_mode and self.phase == act.ENC_GIFT, "gift_queue outside a team game's ENC_GIFT"
+            held = self.enc_hands[self.active_seat()]
+            assert all(self.gift_queue.count(k) <= held[k] for k in self.gift_queue), "gift_queue: cards not held"
         for code, offset in self.last_action:
             assert 0 <= code <= HISTORY_COMBAT and 0 <= offset <= 3, f"last_action holds {[code, offset]}"
 

@@ -3,6 +3,11 @@
 Seats and boats are relative to the observer (self first, then offsets 1, 2, 3; with 2 players
 boats are self A, self B, opponent A, opponent B). Only the acting seat gets the phase, select
 boat and pending fields; every other seat sees them as zeros (MCH-1006).
+
+* :func:`encode_reference` — the table written out entry by entry (slow, plain, easy to check).
+* :class:`ObservationEncoder` — the fast observer the game uses: the same vector, from one byte buffer
+  of counts divided once by per-entry scales, with the fields that change a few times a round
+  (expeditions, missions, discard piles) taken from content-keyed caches.
 """
 
 from __future__ import annotations
@@ -51,6 +56,147 @@ def field_slices(num_players: int, num_boats: int | None = None) -> dict[str, sl
     if num_boats is None:
         num_boats = 4 if num_players == 2 else num_players
     return layout_slices(field_sizes(num_players, num_boats))
+
+
+def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
+    """The observation of ``seat`` built entry by entry from the MCH-1006 table (slow, plain): the
+    reference :meth:`ObservationEncoder.encode` must equal, and its fallback for a hand-edited state
+    whose counts do not fit in a byte."""
+    encoder = state.game.encoder
+    P = encoder.num_players
+    st = encoder.start
+    ones: list[int] = []  # indices set to 1.0
+    vi: list[int] = []  # indices of other values
+    vv: list[float] = []
+    game = state.game
+    acting = not state.over and not state.truncated and state._current_player() == seat
+    phase = state.phase
+    if acting:
+        ones.append(phase)
+        if phase == act.SELECT:
+            ones.append(st["select_boat"] + state.select_boat)
+    base = st["own_hand"] - 1
+    ones.extend(base + c for c in state.hands[seat])
+    picks = state.shown_picks if state.revealed else state.picks
+    base = st["own_picks"] - 1
+    for i, b in enumerate(game.boats_of[seat]):
+        if picks[b]:
+            ones.append(base + 55 * i + picks[b])
+    base_pick = st["revealed_picks"] - 1
+    base_flag = st["boat_flags"]
+    base_exp = st["expeditions"]
+    revealed = state.revealed
+    for i, b in enumerate(encoder.relative_boats(seat)):
+        if revealed and state.shown_picks[b]:
+            ones.append(base_pick + 55 * i + state.shown_picks[b])
+        if state.acted[b]:
+            ones.append(base_flag + 2 * i)
+        if state.active_boat == b:
+            ones.append(base_flag + 2 * i + 1)
+        exp = state.expeditions[b]
+        eb = base_exp + 77 * i
+        c, r = state.positions[b]
+        ones.extend(eb - 1 + card for card in exp)
+        ones.append(eb + 55 + c)
+        ones.append(eb + 64 + r)
+        if exp:
+            icons = [0, 0, 0, 0]
+            for card in exp:
+                icon = ICON[card]
+                if icon >= 0:
+                    icons[icon] += 1
+            vi.append(eb + 72)
+            vv.append(exp[-1] / 55.0)
+            for k in range(4):
+                if icons[k]:
+                    vi.append(eb + 73 + k)
+                    vv.append(icons[k] / 8.0)
+    base = st["display"]
+    for s in range(4):
+        card = state.display[s]
+        if not card:
+            ones.append(base + 57 * s + 56)
+        elif s == 0:
+            ones.append(base + 55)
+        else:
+            ones.append(base + 57 * s + card - 1)
+    bs, bt, bh, bk, bhist = st["skills"], st["tokens"], st["hand_sizes"], st["known_cards"], st["history"]
+    for off in range(P):
+        q = (seat + off) % P
+        sk = state.skills[q]
+        for k in range(10):
+            if sk[k]:
+                vi.append(bs + 10 * off + k)
+                vv.append(sk[k] / 4.0)
+        t = state.tokens[q]
+        b4 = bt + 4 * off
+        vi += [b4, b4 + 1, b4 + 2, b4 + 3, bh + 2 * off, bh + 2 * off + 1]
+        vv += [t[0] / 46.0, t[1] / 12.0, t[2] / 12.0, t[3] / 12.0, sum(state.enc_hands[q]) / 10.0]
+        vv.append(len(state.hands[q]) / 10.0)
+        if off:
+            kb = bk + 55 * (off - 1) - 1
+            ones.extend(kb + card for card in state.known[seat][q])
+        kind, target = state.last_action[q]
+        ones.append(bhist + 13 * off + kind)
+        ones.append(bhist + 13 * off + 9 + target)
+    base = st["own_encounters"]
+    held = state.enc_hands[seat]
+    for k in range(NUM_ENC_KINDS):
+        if held[k]:
+            vi.append(base + k)
+            vv.append(held[k] / 6.0)
+    base = st["missions"]
+    ones.extend(base + t for t in state.board)
+    ones.extend(base + 23 + t for t in state.set_aside)
+    base = st["supply"]
+    vi += [base, base + 1, base + 2, base + 3, base + 4]
+    vv += [x / 4.0 for x in state.stacks]
+    base += 5
+    ones.append(base + (0 if state.pearl_owner < 0 else 1 + (state.pearl_owner - seat) % P))
+    base += P + 1
+    ones.append(base + (0 if state.hk_owner < 0 else 1 + (state.hk_owner - seat) % P))
+    base += P + 1
+    sup = state.supply
+    vi += [base, base + 1, base + 2, base + 3]
+    vv += [sup[0] / 46.0, sup[1] / 12.0, sup[2] / 12.0, sup[3] / 12.0]
+    base = st["piles"]
+    ones.extend(base - 1 + card for card in state.nav_discard)
+    vi += [base + 55, base + 56]
+    vv += [len(state.nav_deck) / 55.0, len(state.enc_deck) / 33.0]
+    if state.enc_discard:
+        counts = [0] * NUM_ENC_KINDS
+        for k in state.enc_discard:
+            counts[k] += 1
+        for k in range(NUM_ENC_KINDS):
+            if counts[k]:
+                vi.append(base + 57 + k)
+                vv.append(counts[k] / 6.0)
+    base = st["progress"]
+    vi += [base, base + 1, base + 2]
+    vv += [state.round / game.round_limit, float(state.end_triggered), float(game.team_mode)]
+    if acting and phase != act.SELECT:
+        base = st["pending"]
+        if state.pending_enc >= 0:
+            ones.append(base + state.pending_enc - 3)
+        if state.combat_card:
+            ones.append(base + 7 + state.combat_card - 1)
+        if state.gift_queue:
+            ones.append(base + 62 + state.gift_queue[0])
+        if state.pending_target >= 0:
+            ones.append(base + 72 + (state.pending_target - seat) % P - 1)
+        if phase == act.SKILL_CLAIM:
+            vi += [base + 75, base + 76, base + 77, base + 78]
+            vv += [x / 8.0 for x in state.claim_pool]
+    if game.team_mode:
+        base = st["team_debt"]
+        vi += [base, base + 1]
+        vv += [state.owes[seat] / 10.0, state.owes[game.partner(seat)] / 10.0]
+    buf = bytearray(encoder.size)
+    for i in ones:
+        buf[i] = 1
+    o = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
+    o[vi] = vv
+    return o
 
 
 # MCH-1006 history of one seat: last action kind one-hot (9), then its target offset one-hot (4).
@@ -186,6 +332,12 @@ class ObservationEncoder:
         return piece
 
     def encode(self, state: MadameChingState, seat: int) -> np.ndarray:
+        try:
+            return self._encode(state, seat)
+        except ValueError:  # a count outside 0..255 (a hand-edited state): the plain encoder
+            return encode_reference(state, seat)
+
+    def _encode(self, state: MadameChingState, seat: int) -> np.ndarray:
         P = self.num_players
         st = self.start
         buf = bytearray(self.size)  # numerators; see the class docstring
