@@ -272,8 +272,13 @@ def _load(env_id: str, data):
         ),
         ("potsm_v0", 2, lambda d: d.pop("rng"), r"missing key\(s\) \['rng'\]"),
         ("potsm_v0", 2, lambda d: d.__setitem__("rng", "zz"), "key 'rng': an Rng state is 16 hexadecimal digits"),
-        ("dead_mans_draw_v0", 2, lambda d: d["fields"].pop("busts"), r"'fields' lacks \['busts'\]"),
-        ("dead_mans_draw_v0", 2, lambda d: d["fields"].__setitem__("bogus", 1), r"has unknown \['bogus'\]"),
+        ("dead_mans_draw_v0", 2, lambda d: d["fields"].pop("busts"), r"key 'fields': missing key\(s\) \['busts'\]$"),
+        (
+            "dead_mans_draw_v0",
+            2,
+            lambda d: d["fields"].__setitem__("bogus", 1),
+            r"key 'fields': unknown key\(s\) \['bogus'\]$",
+        ),
         (
             "dead_mans_draw_v0",
             2,

@@ -24,6 +24,14 @@ agent's own result), ``truncated``, ``illegal_action`` and a game's own end-of-g
 An unknown agent name raises :class:`UnknownAgentError` (a ``KeyError`` and ``ValueError``) naming
 the agents; ``reset(seed=...)`` takes None or a non-negative int. ``pickle``/``copy.deepcopy`` of
 the env (wrapped or raw) keep the game in progress: the copy continues exactly like the original.
+
+The layer is lean (issue 23): ``env()`` wraps the env in :class:`OrderEnforcingWrapper`, a subclass of
+PettingZoo's that keeps its checks (``step``/``observe``/``last``/``agent_iter``/``render`` before
+``reset`` raise a clear ``AssertionError``; ``agent_iter`` insists on a ``step`` per turn) at one flag
+test each, with no ``__getattr__`` hop on those calls. The env tracks the acting seat itself, builds
+``rewards``/``_cumulative_rewards`` and the end-of-game ``infos`` once at ``reset`` and once at the end
+(they do not change in between), and every ``observe`` returns fresh arrays (the engine's new
+observation vector and a new mask) that the caller may keep or modify.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from pirate_envs.core.env_options import (
     DEFAULT_ILLEGAL_ACTION,
@@ -55,7 +65,15 @@ from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
 
-__all__ = ["IllegalActionWarning", "PirateAECEnv", "UnknownAgentError", "agent_name", "make_env_functions", "wrap_aec"]
+__all__ = [
+    "IllegalActionWarning",
+    "OrderEnforcingWrapper",
+    "PirateAECEnv",
+    "UnknownAgentError",
+    "agent_name",
+    "make_env_functions",
+    "wrap_aec",
+]
 
 
 def agent_name(seat: int) -> str:
@@ -87,6 +105,7 @@ class PirateAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": game_cls.game_id}
         self.render_mode = render_mode
         self._painter = TablePainter(self.game, render_mode, render_seat)  # render_seat: None = spectator
+        self._paints = render_mode == "rgb_array"  # the painter must see each action (for its caption)
         self.illegal_action = illegal_action
         self._raise_illegal = illegal_action == "raise"
         self._owner = game_cls.game_id
@@ -110,10 +129,10 @@ class PirateAECEnv(AECEnv):
         act_space = spaces.Discrete(self.game.num_actions)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
-        self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._info_template = self._build_info_template()
         self._seed_source = np.random.default_rng()
         self._over = True
+        self._acting = -1  # the seat to act, -1 before reset and once the game is over
         self.state: State | None = None
 
     def _build_info_template(self) -> dict[str, Any]:
@@ -145,60 +164,94 @@ class PirateAECEnv(AECEnv):
         if seed is not None:
             self._seed_source = np.random.default_rng(seed)
         game_seed = int(self._seed_source.integers(0, 2**63))
-        self.state = self.game.new_initial_state(game_seed)
+        state = self.state = self.game.new_initial_state(game_seed)
         self._painter.reset()
         self._over = False
         self.agents = self.possible_agents[:]
+        # Rewards, terminations, truncations and infos do not change until the game ends (``_finish``,
+        # ``_end_on_illegal_action``): built here once, not on every step.
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        # the same dict per agent for the whole game until its end (values never mutated in place)
         self.infos = {agent: dict(self._info_template) for agent in self.agents}
-        self.agent_selection = agent_name(self.state.current_player())
+        self._acting = state.current_player()
+        self.agent_selection = self.possible_agents[self._acting]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation vector and action mask (all zeros unless ``agent`` is to act), both new arrays."""
         try:
             seat = self._seat[agent]
         except (KeyError, TypeError):
             raise unknown_agent(self._owner, agent, self.possible_agents) from None
         state = self.state
-        acting = not self._over and state.current_player() == seat
+        if state is None:
+            raise AssertionError(f"{self._owner}: reset() needs to be called before observe")
         return {
             "observation": state.observation(seat),
-            "action_mask": state.legal_action_mask() if acting else self._zero_mask.copy(),
+            "action_mask": (
+                state.legal_action_mask() if seat == self._acting else np.zeros(self._num_actions, dtype=np.int8)
+            ),
         }
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` for ``agent_selection`` (the acting seat's observation straight from the engine)."""
+        agent = self.agent_selection
+        if observe:
+            acting = self._acting
+            if acting >= 0 and agent is self.possible_agents[acting]:  # always so while the game runs
+                state = self.state
+                observation = {
+                    "observation": state.observation(acting),
+                    "action_mask": state.legal_action_mask(),
+                }
+            else:
+                observation = self.observe(agent)
+        else:
+            observation = None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent is terminated or truncated: each steps None once to leave
             self._was_dead_step(action)
             return
         if type(action) is not int:
             action = as_action_index(self._owner, agent, action, self._num_actions)
         state = self.state
         try:
-            self._painter.apply(state, action)  # state.apply_action: IllegalActionError (state unchanged) if bad
+            if self._paints:
+                self._painter.apply(state, action)
+            else:
+                state.apply_action(action)  # IllegalActionError (state unchanged) if bad
         except IllegalActionError as err:
             if self._raise_illegal or out_of_range(action, self._num_actions):
                 raise
             self._end_on_illegal_action(agent, err)
             return
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if state.is_terminal():
-            self._finish()
-            # Every agent is now done; let them observe their final reward in seat order.
-            self.agent_selection = self.agents[(self._seat[agent] + 1) % len(self.agents)]
+        # No reward before the end: rewards and cumulative rewards stay the zeros set at reset.
+        seat = state.current_player()
+        if seat >= 0:
+            self._acting = seat
+            self.agent_selection = self.possible_agents[seat]
         else:
-            self.agent_selection = agent_name(state.current_player())
-        self._accumulate_rewards()
+            self._finish(agent)
         if self.render_mode == "human":
             self.render()
 
-    def _finish(self) -> None:
+    def _finish(self, last_agent: str) -> None:
+        """The game has ended after ``last_agent``'s move: final rewards, terminations or truncations, infos."""
         state = self.state
         self._over = True
+        self._acting = -1
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards[last_agent] = 0.0
         scores = [float(s) for s in state.scores()]
         truncated = state.is_truncated()
         if truncated:
@@ -222,6 +275,9 @@ class PirateAECEnv(AECEnv):
                 "truncated": truncated,
                 **extra,
             }
+        # Every agent is now done; let them observe their final reward in seat order.
+        self.agent_selection = self.agents[(self._seat[last_agent] + 1) % len(self.agents)]
+        self._accumulate_rewards()
 
     def _end_on_illegal_action(self, offender: str, error: IllegalActionError) -> None:
         """``illegal_action="terminate"``: the game ends, -1 for the offender, 0 for the others."""
@@ -233,6 +289,7 @@ class PirateAECEnv(AECEnv):
             stacklevel=3,
         )
         self._over = True
+        self._acting = -1
         self._cumulative_rewards[offender] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[offender] = ILLEGAL_ACTION_REWARD
@@ -254,8 +311,72 @@ class PirateAECEnv(AECEnv):
         pass
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing at one flag test per call on the hot path.
+
+    PettingZoo's wrapper forwards ``last()``, ``agent_iter()`` and every attribute read through
+    ``__getattr__`` (``last()`` alone reads five attributes: about a third of a step's cost in our
+    envs). This subclass keeps its checks and errors — ``step``, ``observe``, ``last``,
+    ``agent_iter``, ``render`` and ``state`` before ``reset`` raise ``AssertionError`` naming the call,
+    ``rewards``/``agents``/... before ``reset`` raise ``AttributeError``, ``agent_iter`` insists on a
+    ``step`` per turn, ``step`` with no agent left warns — but sends ``last``/``observe``/``step`` and
+    the ``agent_iter`` iterator straight to the wrapped env. Other attribute reads still go through
+    PettingZoo's ``__getattr__``.
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before last().")
+        return self.env.last(observe)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:  # before reset (an error) or with no agent left (a warning): PettingZoo's own handling
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper prints: the env's name
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's attributes directly."""
+
+    def __init__(self, wrapper: OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(wrapper, max_iter)
+        self._inner = wrapper.env
+
+    def __next__(self) -> str:
+        inner = self._inner
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        wrapper = self.env
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return inner.agent_selection
+
+
 def wrap_aec(env: PirateAECEnv) -> AECEnv:
-    """Stack PettingZoo's standard classic-env wrapper (order enforcing).
+    """Stack PettingZoo's standard classic-env wrapper (order enforcing, the lean :class:`OrderEnforcingWrapper`).
 
     Illegal actions are handled inside :class:`PirateAECEnv` (``illegal_action``), not by PettingZoo's
     ``TerminateIllegalWrapper``: that one gives no message with the legal actions, indexes the mask
@@ -263,7 +384,7 @@ def wrap_aec(env: PirateAECEnv) -> AECEnv:
     hop (measured: ~15% of AEC throughput). No ``AssertOutOfBoundsWrapper`` for the same reasons:
     the env itself rejects out-of-range actions with a clear error.
     """
-    return wrappers.OrderEnforcingWrapper(env)
+    return OrderEnforcingWrapper(env)
 
 
 def make_env_functions(game_cls: type[Game]):

@@ -13,6 +13,8 @@ rule gives exact ``to_dict``/``state_from_dict`` round trips and a generic deep 
 exception is a :class:`ByteCounts` field: a vector of small counts kept as a ``bytearray`` (so an
 observation encoder can copy it into its byte buffer without a per-element conversion); it is
 written as a list by ``to_dict`` and turned back into bytes by assignment.
+``state_from_dict`` loads only possible positions: it checks the dict's structure against fresh
+states of the same game, then the game's ``check_invariants``, and raises ``InvalidStateError``.
 Nothing here imports gymnasium or pettingzoo.
 """
 
@@ -183,13 +185,9 @@ class Game:
         """
         if not isinstance(data, dict):
             raise InvalidStateError(f"state_from_dict: expected a dict (State.to_dict output), got {_short(data)}")
-        missing = [key for key in _TOP_KEYS if key not in data]
-        unknown = sorted(map(str, set(data) - set(_TOP_KEYS)))
-        if missing or unknown:
-            raise InvalidStateError(
-                f"state_from_dict: missing key(s) {missing}, unknown key(s) {unknown}; "
-                f"a state dict has {list(_TOP_KEYS)}"
-            )
+        wrong_keys = _key_mismatch(data, _TOP_KEYS)
+        if wrong_keys:
+            raise InvalidStateError(f"state_from_dict: {wrong_keys}; a state dict has the keys {list(_TOP_KEYS)}")
         if data["game"] != cls.game_id:
             raise InvalidStateError(
                 f"state_from_dict: key 'game': this dict is for game {_short(data['game'])}, not {cls.game_id!r}"
@@ -221,10 +219,9 @@ class Game:
         if type(fields) is not dict:
             raise InvalidStateError(f"state_from_dict: key 'fields' must be a dict, got {_short(fields)}")
         names = cls.state_class.fields
-        missing = [name for name in names if name not in fields]
-        unknown = sorted(map(str, set(fields) - set(names)))
-        if missing or unknown:
-            raise InvalidStateError(f"state_from_dict: 'fields' lacks {missing}, has unknown {unknown}")
+        wrong_keys = _key_mismatch(fields, names)
+        if wrong_keys:
+            raise InvalidStateError(f"state_from_dict: key 'fields': {wrong_keys}")
         shapes = _field_shapes(cls, num_players, tuple(sorted(game.options.items())))
         for name in names:
             _check_shape(fields[name], shapes[name], num_players, name)
@@ -251,6 +248,14 @@ class Game:
 
 _TOP_KEYS = ("game", "num_players", "options", "rng", "decisions", "truncated", "fields")
 _JSON_KINDS = {bool: "bool", int: "int", float: "float", str: "str", list: "list", bytearray: "list", dict: "dict"}
+
+
+def _key_mismatch(data: dict, expected: tuple[str, ...]) -> str:
+    """'' when ``data`` has exactly the keys ``expected``, else which are missing and which unknown."""
+    missing = [key for key in expected if key not in data]
+    unknown = sorted(map(str, set(data) - set(expected)))
+    parts = ([f"missing key(s) {missing}"] if missing else []) + ([f"unknown key(s) {unknown}"] if unknown else [])
+    return ", ".join(parts)
 
 
 def _short(value: Any) -> str:
@@ -422,9 +427,18 @@ class State:
         return list(self._legal)
 
     def legal_action_mask(self) -> np.ndarray:
+        """A new int8 array: 1 at each legal action (all zeros when terminal). Built from the cached
+        legal list without copying it (the AEC env calls this on every step)."""
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        legal = self.legal_actions()
-        if legal:
+        if self.truncated or self._is_terminal():
+            return mask
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        if len(legal) < 16:  # item by item beats numpy's fancy indexing below ~16 entries
+            for action in legal:
+                mask[action] = 1
+        else:
             mask[legal] = 1
         return mask
 
@@ -581,7 +595,9 @@ class State:
 
     # --- per game --------------------------------------------------------------------------------
     def check_invariants(self) -> None:
-        """Raise AssertionError if a structural invariant (e.g. card conservation) is broken."""
+        """Raise AssertionError if a structural invariant (e.g. card conservation) is broken or a value is
+        out of its range (a phase, a seat, a card id, a count): ``state_from_dict`` runs it on every load,
+        so it must catch whatever would make the rules fail later (see :func:`assert_in_range`)."""
         raise NotImplementedError
 
     def render(self, viewer: int | None = None) -> str:

@@ -907,8 +907,9 @@ class DmdState(State):
         assert_in_range("hook_s1", self.hook_s1, -1, NUM_SUITS - 1)
         assert_in_range("plunder_target", self.plunder_target, -1, last_seat)
         assert_in_range("plunder_remaining", self.plunder_remaining, 0, NUM_CARDS)
-        for dealt in self.dealt:
-            assert_in_range("dealt", dealt, 0, NUM_ABILITIES - 1, length=2 if game.characters else 0)
+        for dealt in self.dealt:  # two cards (DMD-304); scenarios without characters may give one
+            assert_in_range("dealt", dealt, 0, NUM_ABILITIES - 1)
+            assert len(dealt) <= 2, f"dealt holds {dealt}: more than two ability cards"
         assert_in_range("kept", self.kept, -1, NUM_ABILITIES - 1)
         assert_in_range("holder", self.holder, -1, last_seat, length=NUM_ABILITIES)
         assert_in_range("locker_target", self.locker_target, -1, last_seat)

@@ -12,6 +12,8 @@ boat and pending fields; every other seat sees them as zeros (MCH-1006).
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import iconcat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -204,8 +206,19 @@ HISTORY_PIECES = tuple(
     tuple(bytes(1 if i in (kind, 9 + target) else 0 for i in range(13)) for target in range(4)) for kind in range(9)
 )
 
-# Bound on a content-keyed piece cache (pieces are ~60 bytes; cleared when full).
+# Bound on each content-keyed piece cache (cleared when full).
 PIECE_CACHE_LIMIT = 20_000
+
+
+def _cached(cache: dict[bytes, bytes], key: bytes, build) -> bytes:
+    """``cache[key]``, built by ``build(key)`` and stored on a miss."""
+    piece = cache.get(key)
+    if piece is None:
+        piece = build(key)
+        if len(cache) >= PIECE_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = piece
+    return piece
 
 
 class ObservationEncoder:
@@ -216,7 +229,14 @@ class ObservationEncoder:
     divides by the per-entry divisors in a single numpy call: the float32 quotient is correctly
     rounded, so it equals the float64 quotient cast to float32 (double rounding is exact for
     division when the wide format has > 2p+1 bits). The one entry whose numerator is unbounded
-    (the round number, with a large ``round_limit``) is written as a float afterwards.
+    (the round number, with a large ``round_limit``) is written as a float afterwards; a count
+    that does not fit in a byte (only in a hand-edited state) falls back to :func:`encode_reference`.
+
+    The cost is in Python calls, not in the vector: each field is turned into bytes with as few
+    ``bytes()`` calls as possible (one ``bytes()`` of the concatenated lists), and the fields
+    that change a few times a round (expeditions, cards known of others, missions, discard piles)
+    are looked up by their content (the same bytes) in small caches, kept in absolute seat order
+    where the viewer only rotates them.
     """
 
     def __init__(self, num_players: int, num_boats: int) -> None:
@@ -227,13 +247,17 @@ class ObservationEncoder:
         self.size = sum(size for _, size in field_sizes(num_players, num_boats))
         assert self.size == 577 + 134 * num_boats + 86 * num_players  # MCH-1006
         self._relative = [self.relative_boats(seat) for seat in range(num_players)]
+        # The viewer's boat order is the absolute order rotated by this many 77-entry blocks.
+        self._boat_shift = [77 * rel[0] for rel in self._relative]
+        assert all(rel == rel[:1] + [(rel[0] + k) % num_boats for k in range(1, num_boats)] for rel in self._relative)
         self._relative_index = [{b: i for i, b in enumerate(rel)} for rel in self._relative]
         self.divisor = self._divisors()
-        # Content-keyed pieces of the fields that change a few times a round, not every decision.
+        self._sizes = [0] * (2 * num_players)
+        self._expedition_pieces: dict[bytes, bytes] = {}
+        self._known_pieces: dict[bytes, bytes] = {}
+        self._mission_pieces: dict[bytes, bytes] = {}
         self._discard_pieces: dict[bytes, bytes] = {}
         self._enc_discard_pieces: dict[bytes, bytes] = {}
-        self._expedition_pieces: dict[bytes, bytes] = {}
-        self._mission_pieces: dict[tuple[bytes, bytes], bytes] = {}
 
     def relative_boats(self, seat: int) -> list[int]:
         n = self.num_players
@@ -265,71 +289,65 @@ class ObservationEncoder:
         d[st["team_debt"] : st["team_debt"] + 2] = 10.0
         return d
 
-    def _discard_piece(self, cards: list[int]) -> bytes:
-        """The 55 card entries of the navigation discard, cached by content (it changes once a round)."""
-        key = bytes(cards)
-        piece = self._discard_pieces.get(key)
-        if piece is None:
-            row = bytearray(55)
-            for card in cards:
-                row[card - 1] = 1
-            piece = bytes(row)
-            if len(self._discard_pieces) >= PIECE_CACHE_LIMIT:
-                self._discard_pieces.clear()
-            self._discard_pieces[key] = piece
-        return piece
-
-    def _enc_discard_piece(self, kinds: list[int]) -> bytes:
-        """Counts per encounter kind of the encounter discard, cached by content."""
-        key = bytes(kinds)
-        piece = self._enc_discard_pieces.get(key)
-        if piece is None:
-            row = bytearray(NUM_ENC_KINDS)
-            for kind in kinds:
-                row[kind] += 1
-            piece = bytes(row)
-            if len(self._enc_discard_pieces) >= PIECE_CACHE_LIMIT:
-                self._enc_discard_pieces.clear()
-            self._enc_discard_pieces[key] = piece
-        return piece
-
+    # --- pieces built on a cache miss; each key is the bytes the encoder read the field into ---------
     def _expedition_piece(self, key: bytes) -> bytes:
-        """An expedition block (77 entries: the cards, the column and row one-hots, the last card, the
-        icon counts) from ``bytes(expedition + [column, row])``, cached by content."""
-        piece = self._expedition_pieces.get(key)
-        if piece is None:
-            *cards, column, row = key
-            block = bytearray(77)
-            for card in cards:
-                block[card - 1] = 1
+        """Every boat's 77-entry block in absolute boat order (the cards, the column and row one-hots,
+        the last card, the icon counts) from ``lengths + cards + positions``."""
+        B = self.num_boats
+        lengths, cards, positions = key[:B], key[B : len(key) - 2 * B], key[len(key) - 2 * B :]
+        out = bytearray(77 * B)
+        at = 0
+        for b in range(B):
+            block = 77 * b
+            expedition = cards[at : at + lengths[b]]
+            at += lengths[b]
+            for card in expedition:
+                out[block + card - 1] = 1
                 icon = ICON[card]
                 if icon >= 0:
-                    block[73 + icon] += 1
-            if cards:
-                block[72] = cards[-1]
-            block[55 + column] = 1
-            block[64 + row] = 1
-            piece = bytes(block)
-            if len(self._expedition_pieces) >= PIECE_CACHE_LIMIT:
-                self._expedition_pieces.clear()
-            self._expedition_pieces[key] = piece
-        return piece
+                    out[block + 73 + icon] += 1
+            if expedition:
+                out[block + 72] = expedition[-1]
+            out[block + 55 + positions[2 * b]] = 1
+            out[block + 64 + positions[2 * b + 1]] = 1
+        return bytes(out)
 
-    def _mission_piece(self, board: list[int], set_aside: list[int]) -> bytes:
-        """The 46 mission entries (tiles on the board, tiles set aside), cached by content."""
-        key = (bytes(board), bytes(set_aside))
-        piece = self._mission_pieces.get(key)
-        if piece is None:
-            row = bytearray(46)
-            for tile in board:
-                row[tile] = 1
-            for tile in set_aside:
-                row[23 + tile] = 1
-            piece = bytes(row)
-            if len(self._mission_pieces) >= PIECE_CACHE_LIMIT:
-                self._mission_pieces.clear()
-            self._mission_pieces[key] = piece
-        return piece
+    def _known_piece(self, key: bytes) -> bytes:
+        """The cards the viewer knows in each other hand (offsets 1..n-1), from ``lengths + cards``."""
+        others = self.num_players - 1
+        out = bytearray(55 * others)
+        at = others
+        for off in range(others):
+            for card in key[at : at + key[off]]:
+                out[55 * off + card - 1] = 1
+            at += key[off]
+        return bytes(out)
+
+    @staticmethod
+    def _mission_piece(key: bytes) -> bytes:
+        """The 46 mission entries (tiles on the board, tiles set aside) from ``len(board) + board + set_aside``."""
+        out = bytearray(46)
+        for tile in key[1 : 1 + key[0]]:
+            out[tile] = 1
+        for tile in key[1 + key[0] :]:
+            out[23 + tile] = 1
+        return bytes(out)
+
+    @staticmethod
+    def _discard_piece(key: bytes) -> bytes:
+        """The 55 entries of the navigation discard."""
+        out = bytearray(55)
+        for card in key:
+            out[card - 1] = 1
+        return bytes(out)
+
+    @staticmethod
+    def _enc_discard_piece(key: bytes) -> bytes:
+        """Counts per encounter kind of the encounter discard."""
+        out = bytearray(NUM_ENC_KINDS)
+        for kind in key:
+            out[kind] += 1
+        return bytes(out)
 
     def encode(self, state: MadameChingState, seat: int) -> np.ndarray:
         try:
@@ -341,6 +359,7 @@ class ObservationEncoder:
         P = self.num_players
         st = self.start
         buf = bytearray(self.size)  # numerators; see the class docstring
+        mv = memoryview(buf)  # slice writes: a bytearray copies a bytes value before a slice assignment
         game = state.game
         acting = not state.over and not state.truncated and state._current_player() == seat
         phase = state.phase
@@ -359,67 +378,75 @@ class ObservationEncoder:
             if picks[b]:
                 buf[base + 55 * i + picks[b]] = 1
         rel = self._relative[seat]
-        if revealed:
-            base = st["revealed_picks"] - 1
-            for i, b in enumerate(rel):
-                if shown[b]:
-                    buf[base + 55 * i + shown[b]] = 1
-        base = st["boat_flags"]
         acted = state.acted
-        buf[base : base + 2 * len(rel) : 2] = bytes([acted[b] for b in rel])
+        base_pick = st["revealed_picks"] - 1
+        base_flag = st["boat_flags"]
+        for i, b in enumerate(rel):
+            if revealed and shown[b]:
+                buf[base_pick + 55 * i + shown[b]] = 1
+            if acted[b]:
+                buf[base_flag + 2 * i] = 1
         if state.active_boat >= 0:
-            buf[base + 2 * self._relative_index[seat][state.active_boat] + 1] = 1
-        expeditions, positions = state.expeditions, state.positions
+            buf[base_flag + 2 * self._relative_index[seat][state.active_boat] + 1] = 1
+        expeditions = state.expeditions
+        key = bytes(
+            list(map(len, expeditions)) + reduce(iconcat, expeditions, []) + reduce(iconcat, state.positions, [])
+        )
+        boats = _cached(self._expedition_pieces, key, self._expedition_piece)
+        shift = self._boat_shift[seat]
         base = st["expeditions"]
-        pieces = self._expedition_pieces
-        blocks = []
-        for b in rel:
-            key = bytes(expeditions[b] + positions[b])
-            blocks.append(pieces.get(key) or self._expedition_piece(key))
-        buf[base : base + 77 * len(rel)] = b"".join(blocks)
+        mv[base : base + len(boats)] = boats[shift:] + boats[:shift] if shift else boats
         base = st["display"]
         display = state.display
         buf[base + 56 if not display[0] else base + 55] = 1
         for s in (1, 2, 3):
             card = display[s]
             buf[base + 57 * s + (card - 1 if card else 56)] = 1
-        # Per-seat fields in viewer order (order is a rotation of the seats).
+        # skills (10 per seat), tokens (4 per seat), own encounters (10), hand sizes (2 per seat) are
+        # contiguous: one bytes() over them all, seats in viewer order (a rotation of the seats).
+        # (bytes() of a list converts each int in C; over an iterator it costs several times more.)
         skills, tokens, enc_hands, hands = state.skills, state.tokens, state.enc_hands, state.hands
+        sizes = self._sizes[:]
+        sizes[::2] = map(sum, enc_hands[seat:] + enc_hands[:seat])
+        sizes[1::2] = map(len, hands[seat:] + hands[:seat])
+        seat_fields = bytes(
+            reduce(iconcat, skills[seat:] + skills[:seat], [])
+            + reduce(iconcat, tokens[seat:] + tokens[:seat], [])
+            + enc_hands[seat]
+            + sizes
+        )
         base = st["skills"]
-        buf[base : base + 10 * P] = b"".join(map(bytes, skills[seat:] + skills[:seat]))
-        base = st["tokens"]
-        buf[base : base + 4 * P] = b"".join(map(bytes, tokens[seat:] + tokens[:seat]))
-        base = st["hand_sizes"]
-        buf[base : base + 2 * P : 2] = bytes(map(sum, enc_hands[seat:] + enc_hands[:seat]))
-        buf[base + 1 : base + 2 * P : 2] = bytes(map(len, hands[seat:] + hands[:seat]))
+        mv[base : base + len(seat_fields)] = seat_fields
         known = state.known[seat]
-        base = st["known_cards"] - 56  # offset 1 starts the field; card numbers start at 1
-        for off in range(1, P):
-            base += 55
-            for card in known[(seat + off) % P]:
-                buf[base + card] = 1
+        others = known[seat + 1 :] + known[:seat]
+        if any(others):
+            key = bytes(list(map(len, others)) + reduce(iconcat, others, []))
+            base = st["known_cards"]
+            mv[base : base + 55 * (P - 1)] = _cached(self._known_pieces, key, self._known_piece)
         base = st["history"]
         last_action = state.last_action
-        buf[base : base + 13 * P] = b"".join([HISTORY_PIECES[k][t] for k, t in last_action[seat:] + last_action[:seat]])
-        base = st["own_encounters"]
-        buf[base : base + NUM_ENC_KINDS] = enc_hands[seat]
+        mv[base : base + 13 * P] = b"".join([HISTORY_PIECES[k][t] for k, t in last_action[seat:] + last_action[:seat]])
+        board = state.board
+        key = bytes([len(board), *board, *state.set_aside])
         base = st["missions"]
-        buf[base : base + 46] = self._mission_piece(state.board, state.set_aside)
+        mv[base : base + 46] = _cached(self._mission_pieces, key, self._mission_piece)
         base = st["supply"]
-        buf[base : base + 5] = state.stacks
+        mv[base : base + 5] = bytes(state.stacks)
         base += 5
         buf[base + (0 if state.pearl_owner < 0 else 1 + (state.pearl_owner - seat) % P)] = 1
         base += P + 1
         buf[base + (0 if state.hk_owner < 0 else 1 + (state.hk_owner - seat) % P)] = 1
         base += P + 1
-        buf[base : base + 4] = state.supply
+        mv[base : base + 4] = bytes(state.supply)
         base = st["piles"]
         if state.nav_discard:
-            buf[base : base + 55] = self._discard_piece(state.nav_discard)
+            mv[base : base + 55] = _cached(self._discard_pieces, bytes(state.nav_discard), self._discard_piece)
         buf[base + 55] = len(state.nav_deck)
         buf[base + 56] = len(state.enc_deck)
         if state.enc_discard:
-            buf[base + 57 : base + 57 + NUM_ENC_KINDS] = self._enc_discard_piece(state.enc_discard)
+            mv[base + 57 : base + 57 + NUM_ENC_KINDS] = _cached(
+                self._enc_discard_pieces, bytes(state.enc_discard), self._enc_discard_piece
+            )
         progress = st["progress"]
         buf[progress + 1] = state.end_triggered
         buf[progress + 2] = game.team_mode
@@ -434,7 +461,7 @@ class ObservationEncoder:
             if state.pending_target >= 0:
                 buf[base + 72 + (state.pending_target - seat) % P - 1] = 1
             if phase == act.SKILL_CLAIM:
-                buf[base + 75 : base + 79] = state.claim_pool
+                mv[base + 75 : base + 79] = bytes(state.claim_pool)
         if game.team_mode:
             base = st["team_debt"]
             buf[base] = state.owes[seat]
