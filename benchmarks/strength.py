@@ -66,9 +66,9 @@ def symmetric_rate(records: Sequence[dict], num_players: int) -> dict[str, Any]:
     """Win rate of one seat among identical policies: mean winners per game / n, normal 95% interval."""
     shares = [len(record["winners"]) / num_players for record in records]
     games = len(shares)
-    mean = sum(shares) / games
-    spread = Z_95 * math.sqrt(sum((s - mean) ** 2 for s in shares) / max(games - 1, 1) / games)
     wins = sum(len(record["winners"]) for record in records)
+    mean = wins / (games * num_players)
+    spread = Z_95 * math.sqrt(sum((s - mean) ** 2 for s in shares) / max(games - 1, 1) / games)
     return {
         "games": games,
         "wins": wins,  # winning seat-games, over games x n seat-games

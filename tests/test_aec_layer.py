@@ -95,11 +95,27 @@ def test_hot_path_never_goes_through_getattr(env_id, monkeypatch):
     for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         env.observe(_agent)
+        # what TorchRL's and Tianshou's wrappers read on every step
+        assert env.agent_selection == _agent and _agent in env.agents and _agent in env._cumulative_rewards
+        assert (env.rewards, env.terminations, env.truncations, env.infos) == (
+            env.unwrapped.rewards,
+            env.unwrapped.terminations,
+            env.unwrapped.truncations,
+            env.unwrapped.infos,
+        )
         if terminated or truncated:
             env.step(None)
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert hops == []
+
+
+def test_assigning_a_forwarded_attribute_sets_it_on_the_env(env_id):
+    env = pirate_envs.make(env_id)
+    env.reset(seed=0)
+    env.agent_selection = "player_1"
+    assert env.unwrapped.agent_selection == "player_1" == env.agent_selection
+    assert "agent_selection" not in vars(env)
 
 
 def test_observations_are_fresh_arrays_the_caller_may_modify(env_id):

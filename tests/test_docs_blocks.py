@@ -20,8 +20,10 @@ with these clauses:
 - ``stdin: TEXT``: what the block reads on standard input (``q`` for ``training.play``).
 - ``tiny TARGET: ARGS``: when this test runs the block, ARGS are added at the end of every command
   line that runs TARGET (``training.train``, a ``benchmarks/*.py`` path): tiny budgets through
-  ``--set`` or ``--games``, one command per line.
+  ``--set`` or ``--games``, one command per line; a ``--set KEY=...`` the command gives itself stands.
 - ``replace: OLD => NEW``: a text replacement made before the block runs (tiny budgets in Python).
+- ``until: TEXT``: the block runs until it prints TEXT, then it is stopped (a server such as the arena);
+  it passes once TEXT is printed.
 
 No block is silently left out: every block is run, or carries ``setup``/``skip``/``slow`` with a
 reason, and the number of blocks found is asserted (update ``EXPECTED_BLOCKS`` with the docs).
@@ -30,12 +32,16 @@ reason, and the number of blocks found is asserted (update ``EXPECTED_BLOCKS`` w
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +52,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 DOC_FILES = ["README.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")))] + [
     f"docs/rules/{p.name}" for p in sorted((ROOT / "docs" / "rules").glob("*.md"))
 ]
-EXPECTED_BLOCKS = 43
+EXPECTED_BLOCKS = 47
 RUN_LANGUAGES = ("bash", "python")
 SHELL_LANGUAGES = ("sh", "shell", "console", "zsh")  # runnable, but must be labelled bash
 TIMEOUT_S = 240
@@ -54,6 +60,7 @@ SLOW_TIMEOUT_S = 1800
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 MARKER = re.compile(r"<!--\s*docs-test:(?P<clauses>.*?)-->", re.S)
 SETUP_COMMAND = re.compile(r"python3 -m venv \.venv|\.venv/bin/pip install( -q)? -c constraints\.txt -e '\.\[[\w,]+\]'")
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}  # a server's first line arrives while it runs
 MIRROR_SKIP = {".git", "runs", "results", "replays", "checkpoints", ".pytest_cache", "__pycache__"}
 
 
@@ -63,6 +70,7 @@ class Marker:
     reason: str = ""
     stdin: str = ""
     tiny: dict[str, str] = field(default_factory=dict)
+    until: str = ""
     replace: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -90,6 +98,8 @@ def parse_marker(text: str, where: str) -> Marker:
             if not value:
                 raise ValueError(f"{where}: docs-test '{head}' needs a reason ('{head}: why')")
             marker.kind, marker.reason = head, value
+        elif head == "until" and value:
+            marker.until = value
         elif head == "stdin":
             marker.stdin = value + "\n"
         elif head.startswith("tiny "):
@@ -100,7 +110,7 @@ def parse_marker(text: str, where: str) -> Marker:
         else:
             raise ValueError(
                 f"{where}: unknown docs-test clause {clause!r}; use setup, skip: WHY, slow: WHY, stdin: TEXT, "
-                "tiny TARGET: ARGS or replace: OLD => NEW"
+                "tiny TARGET: ARGS, replace: OLD => NEW or until: TEXT"
             )
     return marker
 
@@ -147,9 +157,23 @@ def prepared(block: Block) -> str:
         command = strip_comment(line)
         for target, args in block.marker.tiny.items():
             if re.search(rf"(-m {re.escape(target)}|{re.escape(target)})(\s|$)", command):
-                command = f"{command} {args}"
+                command = f"{command} {own_settings_first(command, args)}"
         lines.append(command)
     return "\n".join(lines) + "\n"
+
+
+def own_settings_first(command: str, args: str) -> str:
+    """``args`` without the ``--set KEY=VALUE`` pairs whose KEY the command sets itself (its own value stands)."""
+    words, kept = shlex.split(args), []
+    while words:
+        word = words.pop(0)
+        if word == "--set" and words:
+            setting = words.pop(0)
+            if f"--set {setting.split('=', 1)[0]}=" not in command:
+                kept += [word, setting]
+        else:
+            kept.append(word)
+    return shlex.join(kept)
 
 
 def python_commands(code: str) -> list[tuple[str, list[str]]]:
@@ -177,12 +201,52 @@ def mirror(tmp_path_factory) -> Path:
     return where
 
 
-def run_block(block: Block, cwd: Path, timeout: int) -> subprocess.CompletedProcess:
+def run_until(command: list[str], cwd: Path, until: str, timeout: int) -> tuple[bool, str]:
+    """Run ``command`` until it prints ``until`` (True) or ends or times out (False); then stop it."""
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([process.stdout], [], [], 0.5)
+            if ready:
+                line = process.stdout.readline()
+                if not line and process.poll() is not None:
+                    break
+                seen.append(line)
+                if until in line:
+                    return True, "".join(seen)
+            elif process.poll() is not None:
+                break
+        return False, "".join(seen)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def run_block(block: Block, cwd: Path, timeout: int) -> subprocess.CompletedProcess | None:
     code = prepared(block)
     command = [str(PYTHON), "-c", code] if block.lang == "python" else ["bash", "-e", "-o", "pipefail", "-c", code]
+    if block.marker.until:
+        found, output = run_until(command, cwd, block.marker.until, timeout)
+        assert found, f"{block.id} never printed {block.marker.until!r}:\n{code}\n{output[-3000:]}"
+        return None
     try:
         done = subprocess.run(
-            command, cwd=cwd, input=block.marker.stdin, capture_output=True, text=True, timeout=timeout
+            command, cwd=cwd, env=ENV, input=block.marker.stdin, capture_output=True, text=True, timeout=timeout
         )
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"{block.id} ran past {timeout} s:\n{code}\n{exc.stdout}\n{exc.stderr}")
@@ -313,6 +377,7 @@ def test_the_parser_finds_markers_and_rejects_unknown_clauses():
         parse_marker("fast", "here")
     block = Block("x.md", 1, "bash", ".venv/bin/python -m training.train x.yaml   # train\n", marker)
     assert prepared(block).strip() == ".venv/bin/python -m training.train y.yaml --set a=1"
+    assert own_settings_first("x --set a=0 --set b=1", "--set a=2 --set c=3 --games 2") == "--set c=3 --games 2"
     assert python_commands("A=1 && .venv/bin/python -m m --x 1 \\\n  --y 2 # c\n") == [("m", ["--x", "1", "--y", "2"])]
 
 

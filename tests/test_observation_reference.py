@@ -20,14 +20,18 @@ def cases(game_cls) -> list[tuple[int, dict]]:
 
 
 def assert_every_seat_matches(game, reference, seeds: range) -> int:
-    """Random play; at every decision every seat's observation equals the reference. Returns the count."""
+    """Random play; at every decision every seat's observation equals the reference. Returns the count.
+
+    The encoder's fast path (``_encode``) is called directly: its fallback to the reference for
+    out-of-byte values must not hide a fast path that fails on ordinary states."""
     rng = random.Random(seeds.start)
     checked = 0
     for seed in seeds:
         state = game.new_initial_state(seed)
         while True:
             for seat in range(game.num_players):
-                fast, plain = state.observation(seat), reference(state, seat)
+                fast, plain = game.encoder._encode(state, seat), reference(state, seat)
+                np.testing.assert_array_equal(state.observation(seat), fast)
                 assert fast.dtype == plain.dtype == np.float32
                 np.testing.assert_array_equal(fast, plain, err_msg=f"seed {seed}, seat {seat}, {state.phase_name()}")
                 checked += 1
@@ -41,13 +45,13 @@ def assert_every_seat_matches(game, reference, seeds: range) -> int:
 def test_mch_1006_fast_encoder_matches_the_reference(n, options):
     game = MadameChingGame(num_players=n, **options)
     # the same encoder object serves all games of a Game: its caches must not leak between them
-    assert assert_every_seat_matches(game, mc_reference, range(3)) > 500
+    assert assert_every_seat_matches(game, mc_reference, range(2)) > 300
 
 
 @pytest.mark.parametrize(("n", "options"), cases(TortugaGame))
 def test_tor_1004_fast_encoder_matches_the_reference(n, options):
     game = TortugaGame(num_players=n, **options)
-    assert assert_every_seat_matches(game, tortuga_reference, range(2)) > 100
+    assert assert_every_seat_matches(game, tortuga_reference, range(1)) > 50
 
 
 def test_mch_1006_encoder_interleaves_games_through_its_caches():

@@ -311,6 +311,20 @@ class PirateAECEnv(AECEnv):
         pass
 
 
+def _forwarded(name: str) -> property:
+    """``wrapper.<name>``: the wrapped env's attribute after reset; before it, PettingZoo's AttributeError."""
+
+    def get(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def set_(self: Any, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, set_, doc=f"The wrapped env's ``{name}`` (set there too).")
+
+
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order enforcing at one flag test per call on the hot path.
 
@@ -320,9 +334,19 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     ``agent_iter``, ``render`` and ``state`` before ``reset`` raise ``AssertionError`` naming the call,
     ``rewards``/``agents``/... before ``reset`` raise ``AttributeError``, ``agent_iter`` insists on a
     ``step`` per turn, ``step`` with no agent left warns — but sends ``last``/``observe``/``step`` and
-    the ``agent_iter`` iterator straight to the wrapped env. Other attribute reads still go through
-    PettingZoo's ``__getattr__``.
+    the ``agent_iter`` iterator straight to the wrapped env, and reads the per-step attributes
+    (``agent_selection``, ``agents``, ``rewards``, ``terminations``, ``truncations``, ``infos``,
+    ``_cumulative_rewards``) from it through properties (assigning one sets it on the wrapped env).
+    Other attribute reads still go through PettingZoo's ``__getattr__``.
     """
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:

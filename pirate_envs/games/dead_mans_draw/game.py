@@ -921,6 +921,43 @@ class DmdState(State):
         assert all(b <= t for b, t in zip(self.busts, self.turns_taken, strict=True)), "busts exceed turns_taken"
         assert_in_range("last_turn_player", self.last_turn_player, -1, last_seat)
         assert_in_range("winner_seats", self.winner_seats, 0, last_seat)
+        dealt = [a for pair in self.dealt for a in pair]
+        assert len(dealt) == len(set(dealt)), "dealt: an ability card dealt twice"
+        for t, a in enumerate(self.kept):
+            assert a < 0 or a in self.dealt[t] or not game.characters, f"kept: seat {t} keeps {a}, not dealt to it"
+        if self.phase != GAME_OVER:
+            self._check_decision()
+
+    def _check_decision(self) -> None:
+        """``choices`` are the decision ``phase`` asks of ``decider`` (the ``_ask`` calls above)."""
+        game: DmdGame = self.game  # type: ignore[assignment]
+        n, phase, choices, decider = game.num_players, self.phase, self.choices, self.decider
+        cards = {act.CARD_BASE + e for e in self.row if e != MARKER}
+        if phase == ABILITY_CHOICE:
+            assert choices == [act.ABILITY_BASE + a for a in self.dealt[decider]], "choices: not the dealt abilities"
+            return
+        if phase == LOCKER_TARGET:
+            assert choices == [act.LOCKER_TARGET_BASE + k for k in range(1, n)], "choices: not the Locker targets"
+            return
+        if phase == LOCKER_ACCEPT:
+            assert choices == [act.ACCEPT, act.DECLINE], "choices: not ACCEPT / DECLINE"
+            return
+        assert decider == self.active, f"decider {decider} is not the active player in {PHASE_NAMES[phase]}"
+        if phase == DRAW_OR_STOP:
+            assert choices == [act.STOP, act.DRAW], "choices: not STOP / DRAW"
+        elif phase in (HOOK_SUIT, NAVIGATOR_SELF):
+            own = self.collections[decider]
+            suits = [c - act.OWN_SUIT_BASE for c in choices]
+            assert all(0 <= s < NUM_SUITS and own[s] for s in suits), "choices: not suits of the active player"
+        elif phase == MAP_PICK:
+            assert choices == sorted(act.CARD_BASE + c for c in self.offer), "choices: not the Map's offer"
+        elif phase in (MERMAID_PICK, RAKE_PICK):
+            assert set(choices) <= cards, "choices: cards that are not in the row"
+        else:  # CANNON_TARGET, SWORD_TARGET, PLUNDER_PICK: (offset from the decider, suit) of a non-empty stack
+            for choice in choices:
+                k, suit = divmod(choice - game.target_base, NUM_SUITS)
+                assert 0 <= k < n - 1, f"choices: {choice} is not a target"
+                assert self.collections[(decider + k + 1) % n][suit], f"choices: {choice} targets an empty stack"
 
 
 DmdGame.state_class = DmdState

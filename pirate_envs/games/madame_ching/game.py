@@ -1127,6 +1127,13 @@ class MadameChingState(State):
             assert g.team_mode and self.phase == act.ENC_GIFT, "gift_queue outside a team game's ENC_GIFT"
             held = self.enc_hands[self.active_seat()]
             assert all(self.gift_queue.count(k) <= held[k] for k in self.gift_queue), "gift_queue: cards not held"
+        else:  # at rest, ``step`` is the step that asked the decision in ``phase`` (see _advance)
+            asked = _RESTING_PHASES.get(self.step)
+            assert asked is not None and self.phase == asked, f"step {self.step!r} cannot ask phase {self.phase}"
+        if self.phase == act.SELECT:
+            assert self.select_seat < n and self.select_boat < len(g.boats_of[self.select_seat]), "select_seat/boat"
+        elif self.phase >= act.WEATHER_PHASE:
+            assert self.active_boat >= 0, f"active_boat is -1 in phase {self.phase}"
         for code, offset in self.last_action:
             assert 0 <= code <= HISTORY_COMBAT and 0 <= offset <= 3, f"last_action holds {[code, offset]}"
 
@@ -1150,6 +1157,21 @@ _STEP_PHASES = {
     "mc_skill": act.MC_SKILL,
     "combat_target": act.COMBAT_TARGET,
     "combat_give": act.COMBAT_GIVE,
+}
+
+# The decision each resting step asks (MadameChingState._advance); "over" rests with phase -1.
+_RESTING_PHASES = {
+    **_STEP_PHASES,
+    "select": act.SELECT,
+    "move": act.WEATHER_PHASE,
+    "night": act.NIGHT_SAIL,
+    "end_mission": act.MISSION_CHOOSE,
+    "end_skills": act.SKILL_CLAIM,
+    "take": act.TAKE,
+    "carto": act.CARTO,
+    "team_return": act.TEAM_RETURN,
+    "team_give": act.TEAM_GIVE,
+    "over": -1,
 }
 
 MadameChingGame.state_class = MadameChingState

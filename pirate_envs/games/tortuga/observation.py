@@ -28,6 +28,7 @@ OBSERVATION_LOW = -64.0
 OBSERVATION_HIGH = 1.0e4
 PLAYER_BLOCK = 26
 LOG_CACHE_LIMIT = 20_000  # log-entry pieces kept per viewer (cleared when full)
+BIAS = 128  # added to the entries that can be negative while they are stored as bytes
 
 
 def observation_size(n: int) -> int:
@@ -168,12 +169,19 @@ def encode_reference(state: TortugaState, seat: int) -> np.ndarray:
 
 
 class ObservationEncoder:
-    """Writes the observation of one seat; offsets are computed once per player count."""
+    """Writes the observation of one seat; offsets are computed once per player count.
+
+    Every entry is an integer, so ``encode`` writes them into one ``bytearray`` (an item write there
+    is several times cheaper than on an ``array('f')``, which parses each float) and converts once.
+    The entries that can be negative (the viewer's steal and map deltas, a log entry's value) are
+    stored plus ``BIAS``, which the conversion subtracts again (exact: small integers). A value that
+    does not fit (only in a hand-edited state) falls back to :func:`encode_reference`.
+    """
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.size = observation_size(n)
-        self.zeros = array("f", bytes(4 * self.size))
+        self.zeros = array("f", bytes(4 * self.size))  # for encode_reference
         self.slices = field_slices(n)
         s = {name: sl.start for name, sl in self.slices.items()}
         self.o_phase = s["phase"]
@@ -202,23 +210,41 @@ class ObservationEncoder:
         self.o_log = s["log"]
         self.log_entry = 37 + 2 * n
         self.log_size = LOG_LENGTH * self.log_entry
-        # Per viewer: log entry (as a tuple) -> its float32 bytes as that viewer sees it.
+        # Per viewer: log entry (as a tuple) -> its bytes as that viewer sees it.
         self.log_pieces: list[dict[tuple[int, ...], bytes]] = [{} for _ in range(n)]
         self.no_votes = [0] * n
         self.order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        biased = [self.o_players + PLAYER_BLOCK * k + d for k in range(n) for d in (23, 25)]
+        biased += [self.o_log + self.log_entry * (i + 1) - 1 for i in range(LOG_LENGTH)]
+        template = bytearray(self.size)
+        bias = np.zeros(self.size, dtype=np.float32)
+        for i in biased:
+            template[i] = BIAS
+            bias[i] = BIAS
+        self.template = bytes(template)  # a vector of zeros, as stored
+        self.bias = bias
+        self.empty_log_entry = bytes(self.log_entry - 1) + bytes([BIAS])
 
     def encode(self, state: TortugaState, seat: int) -> np.ndarray:
+        try:
+            return self._encode(state, seat)
+        except ValueError:  # a value outside the byte range (a hand-edited state): the plain encoder
+            return encode_reference(state, seat)
+
+    def _encode(self, state: TortugaState, seat: int) -> np.ndarray:
         n = self.n
-        obs = self.zeros[:]  # array('f'): item writes are cheaper than on an ndarray; one copy at the end
+        buf = bytearray(self.template)
+        mv = memoryview(buf)  # slice writes: a bytearray copies a bytes value before a slice assignment
         if state.current_player() == seat:
-            obs[self.o_phase + state.phase] = 1.0
-        obs[self.o_round] = state.round
-        obs[self.o_active + (state.active - seat) % n] = 1.0
-        obs[self.o_start + (state.start - seat) % n] = 1.0
-        obs[self.o_counts] = state.galleon
-        obs[self.o_counts + 1] = state.supply
-        obs[self.o_counts + 2] = len(state.deck)
-        obs[self.o_drawn : self.o_drawn + NUM_CARD_TYPES] = array("f", state.drawn)
+            buf[self.o_phase + state.phase] = 1
+        buf[self.o_round] = state.round
+        buf[self.o_active + (state.active - seat) % n] = 1
+        buf[self.o_start + (state.start - seat) % n] = 1
+        o = self.o_counts
+        buf[o] = state.galleon
+        buf[o + 1] = state.supply
+        buf[o + 2] = len(state.deck)
+        mv[self.o_drawn : self.o_drawn + NUM_CARD_TYPES] = bytes(state.drawn)
         order = self.order[seat]
         base = self.o_players
         pos, role, exiled, nation = state.pos, state.role, state.exiled, state.nation
@@ -227,24 +253,25 @@ class ObservationEncoder:
         my_maps = state.map_delta[seat]
         nation_known = state.nation_known
         for k, p in enumerate(order):
-            obs[base + pos[p]] = 1.0
-            obs[base + 8 + role[p]] = 1.0
+            buf[base + pos[p]] = 1
+            buf[base + 8 + role[p]] = 1
             if exiled[p]:
-                obs[base + 16] = 1.0
+                buf[base + 16] = 1
             if k == 0 or nation_known(seat, p):  # TOR-901 (all at the end, TOR-703)
-                obs[base + 18 + nation[p]] = 1.0
+                buf[base + 18 + nation[p]] = 1
             else:
-                obs[base + 17] = 1.0
-            obs[base + 21] = pub_treasure[p]
-            obs[base + 22] = steals_made[p]
-            obs[base + 23] = my_steal[p]
-            obs[base + 24] = pub_maps[p]
-            obs[base + 25] = my_maps[p]
+                buf[base + 17] = 1
+            buf[base + 21] = pub_treasure[p]
+            buf[base + 22] = steals_made[p]
+            buf[base + 23] = my_steal[p] + BIAS
+            buf[base + 24] = pub_maps[p]
+            buf[base + 25] = my_maps[p] + BIAS
             base += PLAYER_BLOCK
         o = self.o_own
-        obs[o] = state.hoard[seat]
-        obs[o + 1] = state.maps[seat]
-        obs[o + 2] = float(state.game.options["wild_cooldown"] and state.wild_lock[seat])
+        buf[o] = state.hoard[seat]
+        buf[o + 1] = state.maps[seat]
+        if state.game.options["wild_cooldown"] and state.wild_lock[seat]:
+            buf[o + 2] = 1
         initiated = state.votes_initiated
         if initiated != self.no_votes:
             # Row p of each matrix in viewer order is row[seat:] + row[:seat] (order is a rotation).
@@ -257,55 +284,55 @@ class ObservationEncoder:
             for counts in (initiated, state.votes_targeting):
                 stats += counts[seat:]
                 stats += counts[:seat]
-            obs[self.o_yes_by : self.o_yes_by + len(stats)] = array("f", stats)
+            mv[self.o_yes_by : self.o_yes_by + len(stats)] = bytes(stats)
         vote = state.vote
         if vote is not None:
-            obs[self.cv_type + vote["type"]] = 1.0
-            obs[self.cv_init + (vote["initiator"] - seat) % n] = 1.0
+            buf[self.cv_type + vote["type"]] = 1
+            buf[self.cv_init + (vote["initiator"] - seat) % n] = 1
             if vote["target"] >= 0:
-                obs[self.cv_target + (vote["target"] - seat) % n] = 1.0
+                buf[self.cv_target + (vote["target"] - seat) % n] = 1
             for p in vote["participants"]:
-                obs[self.cv_part + (p - seat) % n] = 1.0
+                buf[self.cv_part + (p - seat) % n] = 1
             own = vote["cards"][seat]
             if own >= 0:
-                obs[self.cv_own + own] = 1.0
+                buf[self.cv_own + own] = 1
             if vote["revealed"]:
                 cards, decl = vote["cards"], vote["decl"]
                 for k, p in enumerate(order):
-                    obs[self.cv_cards + 3 * k + cards[p]] = 1.0
+                    buf[self.cv_cards + 3 * k + cards[p]] = 1
                     if decl[p] >= 0:
-                        obs[self.cv_decl + 2 * k + decl[p]] = 1.0
+                        buf[self.cv_decl + 2 * k + decl[p]] = 1
         last = state.last_vote
         if last is not None:
-            obs[self.lv_type + last["type"]] = 1.0
-            obs[self.lv_init + (last["initiator"] - seat) % n] = 1.0
+            buf[self.lv_type + last["type"]] = 1
+            buf[self.lv_init + (last["initiator"] - seat) % n] = 1
             if last["target"] >= 0:
-                obs[self.lv_target + (last["target"] - seat) % n] = 1.0
+                buf[self.lv_target + (last["target"] - seat) % n] = 1
             cards, final = last["cards"], last["final"]
             lv_cards, lv_final = self.lv_cards, self.lv_final
             for p in order:
-                obs[lv_cards + cards[p]] = 1.0
-                obs[lv_final + final[p]] = 1.0
+                buf[lv_cards + cards[p]] = 1
+                buf[lv_final + final[p]] = 1
                 lv_cards += 3
                 lv_final += 2
             if last["passed"]:
-                obs[self.lv_passed] = 1.0
+                buf[self.lv_passed] = 1
             if last["die"] >= 0:
-                obs[self.lv_die + last["die"]] = 1.0
+                buf[self.lv_die + last["die"]] = 1
         loot = state.loot
         if loot is not None:
             o = self.o_loot
-            obs[o] = loot["left"]
-            obs[o + 1] = loot["dice"]
-            obs[o + 2] = loot["successes"]
+            buf[o] = loot["left"]
+            buf[o + 1] = loot["dice"]
+            buf[o + 2] = loot["successes"]
             assigned = loot["assigned"]
             for k, p in enumerate(order):
-                obs[o + 3 + k] = assigned[p]
+                buf[o + 3 + k] = assigned[p]
         event = state.event
         if event is not None:
-            obs[self.o_event + event["card"]] = 1.0
+            buf[self.o_event + event["card"]] = 1
             if event["target"] >= 0:
-                obs[self.o_event + 12 + (event["target"] - seat) % n] = 1.0
+                buf[self.o_event + 12 + (event["target"] - seat) % n] = 1
         log = state.log
         if log:
             pieces = self.log_pieces[seat]
@@ -317,27 +344,27 @@ class ObservationEncoder:
                     piece = self._log_entry_piece(state, seat, key)
                 entries.append(piece)
             o = self.o_log
-            obs[o : o + self.log_entry * len(entries)] = array("f", b"".join(entries))
-        return np.frombuffer(obs, dtype=np.float32)
+            mv[o : o + self.log_entry * len(entries)] = b"".join(entries)
+        return np.frombuffer(buf, dtype=np.uint8) - self.bias  # uint8 - float32 -> float32
 
     def _log_entry_piece(self, state: TortugaState, seat: int, entry: tuple[int, ...]) -> bytes:
-        """One log entry as ``seat`` sees it (float32 bytes), cached per viewer by the entry's content:
-        an entry stays in the log for up to LOG_LENGTH turns and is seen by every seat."""
+        """One log entry as ``seat`` sees it (stored bytes, value plus BIAS), cached per viewer by the
+        entry's content: an entry stays in the log for up to LOG_LENGTH turns and every seat sees it."""
         n = self.n
-        out = array("f", bytes(4 * self.log_entry))
+        out = bytearray(self.empty_log_entry)
         kind, actor, target, node, card, value, secret = entry
-        out[kind] = 1.0
-        out[NUM_LOG_TYPES + (actor - seat) % n] = 1.0
+        out[kind] = 1
+        out[NUM_LOG_TYPES + (actor - seat) % n] = 1
         visible = secret < 0 or state.game.options["public_steal"] or seat in (actor, target)
         if target >= 0 and visible:
-            out[NUM_LOG_TYPES + n + (target - seat) % n] = 1.0
+            out[NUM_LOG_TYPES + n + (target - seat) % n] = 1
         if node >= 0:
-            out[NUM_LOG_TYPES + 2 * n + node] = 1.0
+            out[NUM_LOG_TYPES + 2 * n + node] = 1
         if card >= 0:
-            out[NUM_LOG_TYPES + 2 * n + 8 + card] = 1.0
+            out[NUM_LOG_TYPES + 2 * n + 8 + card] = 1
         if visible:
-            out[self.log_entry - 1] = value
-        piece = out.tobytes()
+            out[self.log_entry - 1] = value + BIAS
+        piece = bytes(out)
         pieces = self.log_pieces[seat]
         if len(pieces) >= LOG_CACHE_LIMIT:
             pieces.clear()
