@@ -384,3 +384,28 @@ def test_the_parser_finds_markers_and_rejects_unknown_clauses():
 if __name__ == "__main__":  # list the blocks and how each is treated
     for b in BLOCKS:
         print(f"{b.id:32} {b.lang:7} {b.marker.kind:6} {b.marker.reason}", file=sys.stdout)
+
+
+# --- the README's two set-up commands ---------------------------------------------------------------
+
+
+def readme_set_up_commands() -> tuple[str, str, list[Block]]:
+    """The main-job one-liner, the test one-liner, and the step-by-step blocks that follow them."""
+    readme = [b for b in BLOCKS if b.path == "README.md"]
+    main_job, tests, *steps = readme[:4]
+    return main_job.code.strip(), tests.code.strip(), steps
+
+
+def test_readme_main_job_is_the_step_by_step_blocks_joined():
+    """The one-line main job must not drift from the blocks this test runs (setup, then the job)."""
+    main_job, _, steps = readme_set_up_commands()
+    assert [b.marker.kind for b in steps] == ["setup", "slow"]
+    joined = " && ".join(logical_lines(steps[0].code) + logical_lines(steps[1].code))
+    assert main_job == joined
+
+
+def test_ci_runs_the_readme_test_command():
+    _, tests, _ = readme_set_up_commands()
+    assert tests.endswith(".venv/bin/python -m pytest -q")
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert tests in ci.splitlines(), ".ci/run must run the README's test command verbatim"

@@ -429,18 +429,14 @@ class State:
     def legal_action_mask(self) -> np.ndarray:
         """A new int8 array: 1 at each legal action (all zeros when terminal). Built from the cached
         legal list without copying it (the AEC env calls this on every step)."""
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if self.truncated or self._is_terminal():
-            return mask
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        if len(legal) < 16:  # item by item beats numpy's fancy indexing below ~16 entries
+        mask = bytearray(self.game.num_actions)  # item writes to a bytearray beat numpy's (fancy) indexing
+        if not (self.truncated or self._is_terminal()):
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._legal_actions()
             for action in legal:
                 mask[action] = 1
-        else:
-            mask[legal] = 1
-        return mask
+        return np.frombuffer(mask, dtype=np.int8)
 
     def phase_name(self) -> str:
         if self.truncated:

@@ -933,8 +933,10 @@ class DmdState(State):
         game: DmdGame = self.game  # type: ignore[assignment]
         n, phase, choices, decider = game.num_players, self.phase, self.choices, self.decider
         cards = {act.CARD_BASE + e for e in self.row if e != MARKER}
-        if phase == ABILITY_CHOICE:
-            assert choices == [act.ABILITY_BASE + a for a in self.dealt[decider]], "choices: not the dealt abilities"
+        if phase == ABILITY_CHOICE:  # (resample_hidden redraws dealt[decider] but keeps choices: block only)
+            abilities = [c - act.ABILITY_BASE for c in choices]
+            assert len(abilities) == len(self.dealt[decider]), "choices: not one per dealt ability"
+            assert all(0 <= a < NUM_ABILITIES for a in abilities), "choices: not ability cards"
             return
         if phase == LOCKER_TARGET:
             assert choices == [act.LOCKER_TARGET_BASE + k for k in range(1, n)], "choices: not the Locker targets"
