@@ -129,15 +129,17 @@ def legal_for(
     return tuple(out)
 
 
-def result_line(state: Any, score_name: str = "score") -> str:
-    """The final line once the game is over: winners and the game's scores ("" before the end)."""
+def result_line(state: Any, scores_title: str = "scores") -> str:
+    """The final line once the game is over: winners and the game's scores ("" before the end).
+
+    ``scores_title`` names the score figures as the game does ("fame", "points")."""
     if not state.is_terminal():
         return ""
     if state.is_truncated():
         return f"Truncated after {state.decisions} decisions: no winner."
     scores = ", ".join(f"{seat_name(s)} {v:g}" for s, v in enumerate(state.scores()))
     winners = ", ".join(seat_name(s) for s in state.winners()) or "nobody"
-    return f"Game over. Winner: {winners}. Final {score_name}s: {scores}."
+    return f"Game over. Winner: {winners}. Final {scores_title}: {scores}."
 
 
 def turn_status(state: Any, viewer: int | None, decision: str = "") -> str:

@@ -177,7 +177,8 @@ def _boat_zone(state: MadameChingState, boat: int, viewer: int | None) -> Zone:
     owner = g.boat_owner[boat]
     c, r = state.positions[boat]
     cards = [_nav(x) for x in state.expeditions[boat]]
-    if state.revealed and state.shown_picks[boat]:
+    if state.revealed and state.shown_picks[boat] and state.picks[boat] == state.shown_picks[boat]:
+        # revealed and not placed yet: once placed it is the expedition's last card (shown above)
         cards.append(_nav(state.shown_picks[boat], highlight=True))
     elif not state.revealed and state.picks[boat]:
         cards.append(_nav(state.picks[boat], highlight=True) if viewer == owner else Card.face_down("pick"))
@@ -309,6 +310,6 @@ def table_view(state: MadameChingState, viewer: int | None) -> TableView:
         zones=tuple(zones),
         decision_help=help_text,
         legal=legal_for(state, viewer, lambda a: _label(state, current, a)),
-        result=result_line(state, "point"),
+        result=result_line(state, "points"),
         glossary=GLOSSARY,
     )
