@@ -330,7 +330,7 @@ def _tampered(data: dict, rng: random.Random, leaves_per_state: int):
         if isinstance(value, bool):
             wrongs = (0, "false", None)
         elif isinstance(value, int):
-            wrongs = (-5, 10**6, 0.5, True, "1", None)
+            wrongs = (-5, -1, 10**6, 0.5, True, "1", None)  # -1: the usual "none" sentinel, in a wrong place
         elif isinstance(value, (list, dict)):
             wrongs = (None, "x")
         else:

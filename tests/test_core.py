@@ -318,3 +318,18 @@ def test_an_invariant_failure_names_the_field_and_the_source_line():
     data["fields"]["holder"] = data["fields"]["holder"][:-1]  # an IndexError in the rules before this check
     with pytest.raises(InvalidStateError, match=r"holder must hold 18 entries"):
         _load("dead_mans_draw_v0", data)
+
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_a_truncated_state_round_trips_and_its_flag_must_agree(env_id):
+    game_cls = pirate_envs.game_class(env_id)
+    state = game_cls(max_decisions=7).new_initial_state(2)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.is_truncated()
+    data = json.loads(json.dumps(state.to_dict()))
+    assert game_cls.state_from_dict(data) == state
+    data["truncated"] = False  # a running game at max_decisions must be truncated
+    with pytest.raises(InvalidStateError, match="'decisions' is 7 = max_decisions"):
+        game_cls.state_from_dict(data)

@@ -726,3 +726,21 @@ def test_dmd_1012b_map_offer_is_out_of_the_discard_pile():
     sl = field_slices(2)
     assert obs[sl["discard_pile"]].sum() == 2 and obs[sl["offer_cards"]].sum() == 3
     assert not obs[sl["phase"]].any() and s.observation(0)[sl["phase"]][act.MAP_PICK] == 1
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_dmd_910_resampled_ability_choice_offers_the_redrawn_pair(num_players):
+    """DMD-910: another seat's dealt pair is hidden, so in a determinisation the seat choosing picks
+    from its redrawn pair; offering its real pair would hand a search bot that seat's secret."""
+    game = DmdGame(num_players=num_players)
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        if state.current_player() == 0:
+            state.apply_action(state.legal_actions()[0])  # seat 0 keeps one: seat 1 now chooses
+        decider = state.current_player()
+        assert decider != 0 and state.phase_name() == "ABILITY_CHOICE"
+        copy = state.resample_hidden(0, seed)
+        assert copy.legal_actions() == [act.ABILITY_BASE + a for a in copy.dealt[decider]]
+        copy.check_invariants()
+        if copy.dealt[decider] != state.dealt[decider]:
+            assert copy.legal_actions() != state.legal_actions()

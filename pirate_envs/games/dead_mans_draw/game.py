@@ -844,6 +844,9 @@ class DmdState(State):
                 self.dealt[t] = pair
                 if self.kept[t] >= 0:
                     self.kept[t] = pair[rng.randrange(2)]
+        if self.phase == ABILITY_CHOICE and self.decider != seat:
+            # the decider picks from its redrawn pair, not from its real one (DMD-910: hidden from seat)
+            self.choices = [act.ABILITY_BASE + a for a in self.dealt[self.decider]]
 
     # --- invariants ---------------------------------------------------------------------------------------
 
@@ -933,10 +936,9 @@ class DmdState(State):
         game: DmdGame = self.game  # type: ignore[assignment]
         n, phase, choices, decider = game.num_players, self.phase, self.choices, self.decider
         cards = {act.CARD_BASE + e for e in self.row if e != MARKER}
-        if phase == ABILITY_CHOICE:  # (resample_hidden redraws dealt[decider] but keeps choices: block only)
+        if phase == ABILITY_CHOICE:
             abilities = [c - act.ABILITY_BASE for c in choices]
-            assert len(abilities) == len(self.dealt[decider]), "choices: not one per dealt ability"
-            assert all(0 <= a < NUM_ABILITIES for a in abilities), "choices: not ability cards"
+            assert abilities == sorted(self.dealt[decider]), "choices: not the decider's dealt abilities"
             return
         if phase == LOCKER_TARGET:
             assert choices == [act.LOCKER_TARGET_BASE + k for k in range(1, n)], "choices: not the Locker targets"

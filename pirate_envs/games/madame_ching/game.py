@@ -1132,8 +1132,9 @@ class MadameChingState(State):
             assert asked is not None and self.phase == asked, f"step {self.step!r} cannot ask phase {self.phase}"
         if self.phase == act.SELECT:
             assert self.select_seat < n and self.select_boat < len(g.boats_of[self.select_seat]), "select_seat/boat"
-        elif self.phase >= act.WEATHER_PHASE:
-            assert self.active_boat >= 0, f"active_boat is -1 in phase {self.phase}"
+        elif self.phase >= act.WEATHER_PHASE:  # a boat-turn: the boat whose turn it is acts
+            assert self.turn_index < len(self.order), "turn_index is past the order in a boat-turn"
+            assert self.active_boat == self.order[self.turn_index], "active_boat is not order[turn_index]"
         for code, offset in self.last_action:
             assert 0 <= code <= HISTORY_COMBAT and 0 <= offset <= 3, f"last_action holds {[code, offset]}"
 

@@ -932,6 +932,11 @@ class TortugaState(State):
             assert_in_range("vote.target", vote["target"], NOBODY, last)
             assert_in_range("vote.ship", vote["ship"], -1, 2)
             assert vote["ctx"] in ("action", "event"), f"vote.ctx {vote['ctx']!r}"
+            if vote["type"] == V_ATTACK:  # TOR-520: the Galleon is attacked, no seat is the target
+                assert vote["target"] == NOBODY and vote["ship"] == -1, "vote.target/ship of an attack"
+            else:
+                assert vote["target"] not in (NOBODY, vote["initiator"]), "vote.target: no other seat"
+                assert (vote["ship"] >= 0) == (vote["type"] == V_MUTINY), "vote.ship: only a mutiny names a ship"
             assert_in_range("vote.participants", vote["participants"], 0, last)
             assert vote["order"] == [(vote["initiator"] + k) % n for k in range(n)], "vote.order (TOR-507)"
             assert_in_range("vote.idx", vote["idx"], 0, n - 1 if phase == VOTE else n)
@@ -946,6 +951,8 @@ class TortugaState(State):
             else:
                 assert vote["declarers"] == [] and vote["didx"] == 0, "vote.declarers before the reveal"
             assert_in_range("vote.decl", vote["decl"], -1, CARD_NO, length=n)
+            declared = set(vote["declarers"][: vote["didx"]])
+            assert all((vote["decl"][p] >= 0) == (p in declared) for p in range(n)), "vote.decl vs vote.didx"
             assert_in_range("vote.die", vote["die"], -1, CARD_NO)
         last_vote = self.last_vote
         if last_vote is not None:
