@@ -24,9 +24,12 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):  # CI installs it (scripts/install_system_deps.sh): missing there is a failure
-        raise RuntimeError(f"CI: Debian's chromium is missing at {CHROMIUM}; scripts/install_system_deps.sh installs it")
-    pytest.skip(f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
-                allow_module_level=True)  # fmt: skip
+        raise RuntimeError(
+            f"CI: Debian's chromium is missing at {CHROMIUM}; scripts/install_system_deps.sh installs it"
+        )
+    pytest.skip(
+        f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True
+    )
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the dev extra)")
 uvicorn = pytest.importorskip("uvicorn", reason="the arena needs the arena extra (starlette, uvicorn)")
 
