@@ -183,7 +183,10 @@ def reference_envs() -> dict[str, Callable]:
     try:
         from pettingzoo.classic import connect_four_v3, texas_holdem_v4
     except ImportError as exc:  # the bench extra is not installed
-        print(f"(PettingZoo references skipped: {exc}; install with pip install -e '.[bench]')")
+        print(
+            f"(PettingZoo references skipped: {exc}; "
+            "install them with .venv/bin/pip install -c constraints.txt -e '.[bench]')"
+        )
         return {}
     return {"texas_holdem_v4": texas_holdem_v4.env, "connect_four_v3": connect_four_v3.env}
 
