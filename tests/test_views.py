@@ -116,3 +116,20 @@ def test_the_leak_check_catches_a_view_that_shows_another_seats_pirates(monkeypa
     monkeypatch.setattr(potsm_view, "_pirate_zone", lambda state, seat, viewer: honest(state, seat, seat))
     with pytest.raises(AssertionError, match="leaks"):
         test_views_do_not_leak_through_resample_hidden(("potsm_v0", 3, "base", {}))
+
+
+def test_mch_903_hands_stay_hidden_after_the_end():
+    """MCH-903: a navigation hand is shown card by card only as cards are played or placed; the end of
+    the game reveals the scores, not the hands (unlike potsm's pirates, PSM-701, or Tortuga's nations
+    and hoards, TOR-703), so the finished table still shows other seats' hands face down."""
+    game = game_class("madame_ching_v0")(num_players=3)
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    for viewer in (None, 0, 1, 2):
+        view = state.table_view(viewer)
+        for zone in view.zones:
+            if zone.owner is not None and zone.owner != viewer and zone.title.endswith("hand and skills"):
+                for card in zone.cards:  # face down, known to the viewer (MCH-917), or a public skill card
+                    assert card.hidden or card.label.startswith("known ") or "skill" in card.kind, (viewer, card)

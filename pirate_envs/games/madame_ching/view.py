@@ -202,7 +202,7 @@ def _junk(state: MadameChingState, boat: int) -> Card:
 def _hand_zone(state: MadameChingState, seat: int, viewer: int | None) -> Zone:
     hand = state.hands[seat]
     enc = state.enc_hands[seat]
-    if viewer == seat or state.is_terminal():
+    if viewer == seat:  # MCH-903: the end reveals scores, not hands
         cards = [_nav(x) for x in hand] + [_enc(k) for k in range(NUM_ENC_KINDS) for _ in range(enc[k])]
     else:
         known = sorted(state.known[viewer][seat]) if viewer is not None else []
