@@ -86,20 +86,26 @@ def render_state(state: TortugaState, viewer: int | None) -> str:
         lines.append(f"event: {CARD_NAMES[state.event['card']]}")
     if state.log:
         lines.append("log (newest last):")
-        for kind, actor, target, node, card, value, secret in state.log[-6:]:
-            visible = secret < 0 or state.game.options["public_steal"] or viewer in (actor, target)
-            text = f"  {LOG_NAMES[kind]}: p{actor}"
-            if target >= 0 and visible:
-                text += f" -> p{target}"
-            if node >= 0:
-                text += f" at {NODE_NAMES[node]}"
-            if card >= 0:
-                text += f" [{CARD_NAMES[card]}]"
-            if value and visible:
-                text += f" ({value:+d})"
-            lines.append(text)
+        lines += ["  " + log_entry_text(state, entry, viewer) for entry in state.log[-6:]]
     if state.phase == 14:
         scores = state.nation_scores()
         shown = ", ".join(f"{NATION_NAMES[nat]} {scores[nat]}" for nat in state.game.nations_in_play)
         lines.append(f"final: {shown}; winners {[f'p{p}' for p in state.winners()]}")
     return "\n".join(lines)
+
+
+def log_entry_text(state: TortugaState, entry: list[int], viewer: int | None, name=lambda seat: f"p{seat}") -> str:
+    """One log entry as ``viewer`` may read it: a secret steal's victim and amount only for the thief
+    and the victim, unless ``public_steal`` (TOR-908). ``name`` writes a seat."""
+    kind, actor, target, node, card, value, secret = entry
+    visible = secret < 0 or state.game.options["public_steal"] or viewer in (actor, target)
+    text = f"{LOG_NAMES[kind]}: {name(actor)}"
+    if target >= 0 and visible:
+        text += f" -> {name(target)}"
+    if node >= 0:
+        text += f" at {NODE_NAMES[node]}"
+    if card >= 0:
+        text += f" [{CARD_NAMES[card]}]"
+    if value and visible:
+        text += f" ({value:+d})"
+    return text

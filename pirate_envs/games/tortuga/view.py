@@ -16,7 +16,6 @@ from pirate_envs.core.table import Card, TableView, Zone, legal_for, result_line
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
     CARD_NAMES,
-    LOG_NAMES,
     NATION_NAMES,
     NODE_NAMES,
     ROLE_NAMES,
@@ -26,6 +25,7 @@ from pirate_envs.games.tortuga.board import (
     VOTE_TYPE_NAMES,
 )
 from pirate_envs.games.tortuga.narration import result_text
+from pirate_envs.games.tortuga.render import log_entry_text
 
 if TYPE_CHECKING:
     from pirate_envs.games.tortuga.game import TortugaState
@@ -147,18 +147,7 @@ def _vote_zone(state: TortugaState, viewer: int | None) -> Zone | None:
 
 
 def _log_text(state: TortugaState, entry: list[int], viewer: int | None) -> str:
-    kind, actor, target, node, card, value, secret = entry
-    visible = secret < 0 or state.game.options["public_steal"] or viewer in (actor, target)
-    text = f"{LOG_NAMES[kind]}: {seat_name(actor)}"
-    if target >= 0 and visible:
-        text += f" -> {seat_name(target)}"
-    if node >= 0:
-        text += f" at {NODE_NAMES[node]}"
-    if card >= 0:
-        text += f" [{CARD_NAMES[card]}]"
-    if value and visible:
-        text += f" ({value:+d})"
-    return text
+    return log_entry_text(state, entry, viewer, name=seat_name)
 
 
 def _target(state: TortugaState, actor: int, offset: int) -> str:
