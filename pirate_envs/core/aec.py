@@ -36,7 +36,6 @@ observation vector and a new mask) that the caller may keep or modify.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -56,9 +55,9 @@ from pirate_envs.core.env_options import (
     check_illegal_action,
     check_render_mode,
     check_seed,
-    illegal_action_message,
     out_of_range,
     unknown_agent,
+    warn_illegal_action,
     zeros_like_info,
 )
 from pirate_envs.core.errors import IllegalActionError
@@ -281,12 +280,8 @@ class PirateAECEnv(AECEnv):
 
     def _end_on_illegal_action(self, offender: str, error: IllegalActionError) -> None:
         """``illegal_action="terminate"``: the game ends, -1 for the offender, 0 for the others."""
-        warnings.warn(
-            illegal_action_message(
-                self._owner, error, f"the game ends with {ILLEGAL_ACTION_REWARD:g} for {offender} and 0 for the others"
-            ),
-            IllegalActionWarning,
-            stacklevel=3,
+        warn_illegal_action(
+            self._owner, error, f"the game ends with {ILLEGAL_ACTION_REWARD:g} for {offender} and 0 for the others"
         )
         self._over = True
         self._acting = -1

@@ -19,6 +19,7 @@ Actions (both adapters, every ``illegal_action`` mode):
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,6 +27,7 @@ import numpy as np
 
 from pirate_envs.core.errors import InvalidOptionError
 from pirate_envs.core.game import State
+from pirate_envs.core.rng import as_seed
 
 RENDER_MODES = ("ansi", "human", "rgb_array")  # rgb_array: pirate_envs.core.render_modes
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -67,17 +69,9 @@ def check_illegal_action(owner: str, illegal_action: str) -> None:
 
 
 def check_seed(owner: str, seed: Any) -> int | None:
-    """``seed`` as an int (or None); a bool, a float, a string ... raises ``TypeError``, a negative int
-    ``ValueError`` (the same seeds Gymnasium accepts, numpy integers included)."""
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(
-            f"{owner}: reset(seed=...) takes None or a non-negative int; got {seed!r} ({type(seed).__name__})"
-        )
-    if seed < 0:
-        raise ValueError(f"{owner}: reset(seed=...) takes None or a non-negative int; got {seed}")
-    return int(seed)
+    """``reset(seed=...)``: an int (or None); a bool, a float, a string ... raises ``TypeError``, a
+    negative int ``ValueError`` (the same seeds Gymnasium accepts, numpy integers included)."""
+    return as_seed(seed, f"{owner}: reset(seed=...)", non_negative=True)
 
 
 def as_action_index(owner: str, who: str, action: Any, num_actions: int) -> int:
@@ -109,10 +103,14 @@ def out_of_range(action: int, num_actions: int) -> bool:
     return not 0 <= action < num_actions
 
 
-def illegal_action_message(owner: str, error: Exception, outcome: str) -> str:
+def warn_illegal_action(owner: str, error: Exception, outcome: str) -> None:
     """The warning of ``illegal_action="terminate"``: the engine's message (action, phase, legal
-    actions) and what happened instead of an error."""
-    return f"{owner}: {error}; {outcome} (illegal_action='terminate'; pass illegal_action='raise' to get an error)"
+    actions) and what happened instead of an error, pointed at the caller of the adapter's ``step``."""
+    warnings.warn(
+        f"{owner}: {error}; {outcome} (illegal_action='terminate'; pass illegal_action='raise' to get an error)",
+        IllegalActionWarning,
+        stacklevel=4,
+    )
 
 
 def render_text(state: State | None, viewer: int | None, render_mode: str | None) -> str | None:

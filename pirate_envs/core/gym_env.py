@@ -40,7 +40,6 @@ Each game is registered with Gymnasium as ``pirate_envs/<Name>-v0`` (:func:`gym_
 
 from __future__ import annotations
 
-import warnings
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -54,13 +53,12 @@ from pirate_envs.core.env_options import (
     DEFAULT_ILLEGAL_ACTION,
     ILLEGAL_ACTION_REWARD,
     RENDER_MODES,
-    IllegalActionWarning,
     as_action_index,
     check_illegal_action,
     check_render_mode,
     check_seed,
-    illegal_action_message,
     out_of_range,
+    warn_illegal_action,
 )
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
@@ -327,12 +325,8 @@ class PirateGymEnv(gymnasium.Env):
 
     def _end_on_illegal_action(self, error: IllegalActionError):
         """``illegal_action="terminate"``: the episode ends as a loss (the game itself stays as it was)."""
-        warnings.warn(
-            illegal_action_message(
-                self.env_id, error, f"the episode ends with reward {ILLEGAL_ACTION_REWARD:g} for the learner"
-            ),
-            IllegalActionWarning,
-            stacklevel=3,
+        warn_illegal_action(
+            self.env_id, error, f"the episode ends with reward {ILLEGAL_ACTION_REWARD:g} for the learner"
         )
         self._episode_over = True
         info = {**self._info_template, "scores": [float(s) for s in self.state.scores()], "illegal_action": True}

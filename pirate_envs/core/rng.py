@@ -117,16 +117,20 @@ class Rng:
 _HEX_DIGITS = "0123456789abcdefABCDEF"
 
 
-def as_seed(seed: Any, what: str = "seed") -> int | None:
+def as_seed(seed: Any, what: str = "seed", non_negative: bool = False) -> int | None:
     """``seed`` as a plain ``int`` (or ``None``): accepts ``int`` and numpy integers.
 
     Bools (``True`` is not a seed, it is usually a misplaced flag), floats, strings and anything
-    else raise ``TypeError`` naming ``what``; the env adapters use it for ``reset(seed=...)``.
+    else raise ``TypeError`` naming ``what``; with ``non_negative`` (the env adapters'
+    ``reset(seed=...)``, as Gymnasium) a negative int raises ``ValueError``.
     """
     if seed is None:
         return None
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{what} must be an int (numpy ints accepted) or None; got {seed!r} ({type(seed).__name__})")
+        allowed = "None or a non-negative int" if non_negative else "an int (numpy ints accepted) or None"
+        raise TypeError(f"{what} must be {allowed}; got {seed!r} ({type(seed).__name__})")
+    if non_negative and seed < 0:
+        raise ValueError(f"{what} must be None or a non-negative int; got {seed}")
     return int(seed)
 
 
