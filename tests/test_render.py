@@ -154,3 +154,13 @@ def test_record_video_writes_a_video(env_id, tmp_path):
     env.close()
     videos = list((tmp_path / "videos").glob("*.mp4"))
     assert videos and videos[0].stat().st_size > 1000
+
+
+def test_card_colours_follow_the_kind_not_the_game():
+    """The renderer knows no game: a kind naming a colour is drawn in it (like the arena's SVG), any other
+    kind always gets the same palette colour."""
+    from pirate_envs.core.draw import BLANK_CARD, NAMED_COLOURS, PALETTE, kind_colour
+
+    assert kind_colour("junk Blue") == kind_colour("Blue") == NAMED_COLOURS["blue"]
+    assert kind_colour("England") == kind_colour("england") and kind_colour("England") in PALETTE
+    assert kind_colour("") == BLANK_CARD

@@ -49,17 +49,21 @@ PALETTE = (
     (206, 190, 170),
     (176, 200, 236),
 )
-NAMED_KINDS = {
-    "": (236, 232, 220),
-    "english": (236, 170, 170),
-    "england": (236, 170, 170),
-    "spanish": (246, 226, 150),
-    "spain": (246, 226, 150),
-    "dutch": (246, 196, 140),
-    "france": (170, 196, 246),
-    "french": (170, 196, 246),
-    "player": (214, 226, 214),
+# A kind that names a colour ("Blue", "junk red") is drawn in that colour, as the arena's SVG does;
+# any other kind (a suit, a nation, a role) gets a steady pick from the palette.
+NAMED_COLOURS = {
+    "red": (240, 180, 180),
+    "orange": (246, 206, 160),
+    "gold": (246, 226, 150),
+    "yellow": (246, 240, 160),
+    "green": (196, 232, 190),
+    "blue": (180, 204, 246),
+    "purple": (220, 196, 240),
+    "pink": (240, 196, 220),
+    "white": (246, 244, 238),
+    "black": (170, 174, 184),
 }
+BLANK_CARD = (236, 232, 220)
 
 HEADER_H = 48
 SIDE_W = 340
@@ -77,10 +81,13 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def kind_colour(kind: str) -> tuple[int, int, int]:
-    """The face colour of a card kind: a named colour or a stable pick from the palette."""
+    """The face colour of a card kind: the colour it names, else a stable pick from the palette."""
     key = kind.lower()
-    if key in NAMED_KINDS:
-        return NAMED_KINDS[key]
+    if not key:
+        return BLANK_CARD
+    for word in key.split():
+        if word in NAMED_COLOURS:
+            return NAMED_COLOURS[word]
     return PALETTE[zlib.crc32(key.encode()) % len(PALETTE)]
 
 
