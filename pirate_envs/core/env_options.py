@@ -1,7 +1,7 @@
-"""Options, input checks and display shared by both env adapters (PettingZoo AEC and Gymnasium).
+"""Options and input checks shared by both env adapters (PettingZoo AEC and Gymnasium).
 
 Both accept the same ``render_mode`` and ``illegal_action`` values, validate them the same way,
-check seeds, actions and agent names the same way, and render the same text view of the engine's state.
+and check seeds, actions and agent names the same way (rendering: :mod:`pirate_envs.core.render_modes`).
 
 Actions (both adapters, every ``illegal_action`` mode):
 
@@ -26,10 +26,9 @@ from typing import Any
 import numpy as np
 
 from pirate_envs.core.errors import InvalidOptionError
-from pirate_envs.core.game import State
+from pirate_envs.core.render_modes import RENDER_MODES
 from pirate_envs.core.rng import as_seed
 
-RENDER_MODES = ("ansi", "human", "rgb_array")  # rgb_array: pirate_envs.core.render_modes
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 DEFAULT_ILLEGAL_ACTION = "terminate"
 ILLEGAL_ACTION_REWARD = -1.0
@@ -111,17 +110,6 @@ def warn_illegal_action(owner: str, error: Exception, outcome: str) -> None:
         IllegalActionWarning,
         stacklevel=4,
     )
-
-
-def render_text(state: State | None, viewer: int | None, render_mode: str | None) -> str | None:
-    """The adapters' ``render()``: text for ``ansi``, printed (returning None) for ``human``."""
-    if render_mode is None:
-        return None
-    text = state.render(viewer) if state is not None else "(call reset() first)"
-    if render_mode == "human":
-        print(text)
-        return None
-    return text
 
 
 def zeros_like_info(value: Any) -> Any:

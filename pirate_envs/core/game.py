@@ -611,9 +611,7 @@ class State:
     def table_view(self, viewer: int | None = None) -> TableView:
         """What ``viewer`` (a seat, or None for a spectator: public information only) sees of the table,
         as plain data (:class:`~pirate_envs.core.table.TableView`), built by the game's ``view.py``."""
-        if viewer is not None:
-            viewer = self.check_seat(viewer)
-        return self.game.view_builder().table_view(self, viewer)
+        return self.game.view_builder().table_view(self, self.check_viewer(viewer))
 
     def _current_player(self) -> int:
         raise NotImplementedError

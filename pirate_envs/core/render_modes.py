@@ -33,11 +33,8 @@ def check_render_seat(owner: str, render_seat: Any, num_players: int) -> int | N
     """``render_seat`` as None (the spectator) or a seat index; a clear error for anything else."""
     if render_seat is None:
         return None
-    if isinstance(render_seat, (bool, np.bool_)) or not isinstance(render_seat, (int, np.integer)):
-        raise InvalidOptionError(
-            f"{owner}: render_seat must be None (spectator) or a seat in [0, {num_players}); got {render_seat!r}"
-        )
-    if not 0 <= int(render_seat) < num_players:
+    is_int = isinstance(render_seat, (int, np.integer)) and not isinstance(render_seat, (bool, np.bool_))
+    if not is_int or not 0 <= int(render_seat) < num_players:
         raise InvalidOptionError(
             f"{owner}: render_seat must be None (spectator) or a seat in [0, {num_players}); got {render_seat!r}"
         )
