@@ -182,7 +182,8 @@ def test_init_from_another_games_checkpoint_fails_at_config_time(tmp_path):
     shutil.copy(OTHER_GAME / "model.zip", bare)
     assert model_spaces(bare) == ((851,), 105)
     base["run"]["init_from"] = str(bare)
-    with pytest.raises(ConfigError, match=r"run.init_from: .* shape \(851,\) with 105 actions; potsm_v0 .*\(637,\)"):
+    foreign = r"run.init_from: .* shape \(851,\) with 105 actions; it cannot play for potsm_v0 .*\(637,\)"
+    with pytest.raises(ConfigError, match=foreign):
         load_config(write_yaml(tmp_path / "c.yaml", base))
     truncate(bare)
     with pytest.raises(ConfigError, match=r"run.init_from: checkpoint file .*bare.zip' is not a readable zip"):
@@ -286,7 +287,7 @@ def test_evaluate_rejects_unreadable_or_foreign_checkpoints_by_name(tmp_path, ca
     truncate(broken)
     argv = ["--env", ENV_ID, "--checkpoint", str(SHIPPED / "model.zip"), "--games", "4", "--vs"]
     assert main([*argv, "random", str(broken)]) == 2
-    assert f"checkpoint {str(broken)!r} is not a readable zip" in capsys.readouterr().err
+    assert f"checkpoint file {str(broken)!r} is not a readable zip" in capsys.readouterr().err
     assert main([*argv, str(OTHER_GAME / "model.zip")]) == 2
     assert "(851,) with 105 actions; it cannot play for potsm_v0" in capsys.readouterr().err
     assert no_checkpoint_loads == []

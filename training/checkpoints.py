@@ -40,6 +40,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from pirate_envs.core.policy import check_spaces
+
 CHECKPOINT_DIR = "checkpoints"
 POOL_DIR = "pool"
 LOCK_NAME = "run.lock"
@@ -189,6 +191,19 @@ def model_spaces(path: str | Path) -> tuple[tuple[int, ...], int] | None:
         return tuple(int(n) for n in shape), int(actions)
     except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
         return None
+
+
+def model_zip_unfit(path: str | Path, game: Any) -> str | None:
+    """Why the model zip at ``path`` cannot play ``game`` (unreadable, or made for other observation
+    and action spaces), read without torch in milliseconds; None if it can."""
+    problem = model_zip_problem(path)
+    if problem is not None:
+        return f"checkpoint file {str(path)!r} {problem}"
+    spaces = model_spaces(path)
+    wanted = (tuple(game.observation_shape), int(game.num_actions))
+    if spaces is None:
+        return None
+    return check_spaces(f"checkpoint {path}", spaces, wanted, f"{game.game_id} with {game.num_players} players")
 
 
 def recorded_env_id(path: str | Path) -> tuple[str, Path] | None:

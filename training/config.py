@@ -513,26 +513,20 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
 def _check_init_from_game(path: str, env_id: str, game: Any, fail: Callable) -> None:
     """``run.init_from`` must be a sound model zip for this game: read from the zip's own records (its
     spaces, the env id its run files name) in milliseconds, before any env or network is built."""
-    from training.checkpoints import model_spaces, model_zip_problem, recorded_env_id
+    from training.checkpoints import model_zip_problem, model_zip_unfit, recorded_env_id
 
-    problem = model_zip_problem(path)
-    if problem is not None:
-        raise fail("run.init_from", f"checkpoint file {path!r} {problem}; allowed: a MaskablePPO .zip or null")
-    recorded = recorded_env_id(path)
-    if recorded is not None and recorded[0] != env_id:
-        raise fail(
-            "run.init_from",
-            f"{path!r} was trained on {recorded[0]!r} (recorded in {str(recorded[1])!r}); this run trains {env_id!r}",
-        )
-    spaces = model_spaces(path)
-    wanted = (tuple(game.observation_shape), int(game.num_actions))
-    if spaces is not None and spaces != wanted:
-        raise fail(
-            "run.init_from",
-            f"{path!r} was trained on observations of shape {spaces[0]} with {spaces[1]} actions; {env_id} with "
-            f"{game.num_players} players and env.options has {wanted[0]} and {wanted[1]} (another game, player count "
-            "or variant)",
-        )
+    if model_zip_problem(path) is None:
+        recorded = recorded_env_id(path)
+        if recorded is not None and recorded[0] != env_id:
+            raise fail(
+                "run.init_from",
+                f"{path!r} was trained on {recorded[0]!r} (recorded in {str(recorded[1])!r}); "
+                f"this run trains {env_id!r}",
+            )
+    unfit = model_zip_unfit(path, game)
+    if unfit is not None:
+        allowed = "a MaskablePPO .zip for this game, player count and options, or null"
+        raise fail("run.init_from", f"{unfit}; allowed: {allowed}")
 
 
 def _check_consistency(config: dict[str, Any], fail: Callable, check_files: bool) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pirate_envs.core.policy import SEARCH_BOTS, check_spaces, resolve_policy
+from pirate_envs.core.policy import SEARCH_BOTS, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
 
 EXIT_USAGE = 2
@@ -121,23 +121,16 @@ def check_policy_spec(spec: Any, game: Any) -> None:
     if not is_checkpoint_spec(spec):
         load_policy(spec, game)
         return
-    from training.checkpoints import model_spaces, model_zip_problem
+    from training.checkpoints import model_zip_unfit
 
     path = Path(spec)
     if not path.exists():
         raise InputError(f"checkpoint not found: {spec}")
     if path.is_dir():  # an RLlib checkpoint: its module is checked when it loads
         return
-    problem = model_zip_problem(path)
-    if problem is not None:
-        raise InputError(f"checkpoint {str(spec)!r} {problem}")
-    spaces = model_spaces(path)
-    wanted = (game.observation_shape, game.num_actions)
-    mismatch = spaces and check_spaces(
-        f"checkpoint {spec}", spaces, wanted, f"{game.game_id} with {game.num_players} players"
-    )
-    if mismatch:
-        raise InputError(mismatch)
+    unfit = model_zip_unfit(path, game)
+    if unfit is not None:
+        raise InputError(unfit)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
