@@ -303,10 +303,15 @@ class TortugaState(State):
     def occupancy(self, node: int) -> int:
         return self.pos.count(node)
 
+    @property
+    def game_over(self) -> bool:
+        """The game ended by its rules (TOR-701/702), as opposed to running or cut at ``max_decisions``."""
+        return self.phase == GAME_OVER
+
     def nation_known(self, viewer: int | None, p: int) -> bool:
         """TOR-901: ``viewer`` (None: the public) knows ``p``'s nation card: revealed at exile, its own, spied
         with a Spyglass, or any card once the game has ended by the rules (TOR-703; not after truncation)."""
-        if self.revealed[p] or self.phase == GAME_OVER:
+        if self.revealed[p] or self.game_over:
             return True
         return viewer is not None and (viewer == p or self.spied[viewer][p])
 

@@ -58,7 +58,7 @@ def render_state(state: TortugaState, viewer: int | None) -> str:
     for p in range(n):
         nation = NATION_NAMES[state.nation[p]] if state.nation_known(viewer, p) else "?"
         extra = ""
-        if viewer == p or state.phase == 14:
+        if viewer == p or state.game_over:
             extra = f" hoard {state.hoard[p]} maps {state.maps[p]}"
         lines.append(
             f"  p{p}{'*' if viewer == p else ' '} {ROLE_SHORT[state.role[p]]:<6} at {NODE_NAMES[state.pos[p]]:<6} "
@@ -87,7 +87,7 @@ def render_state(state: TortugaState, viewer: int | None) -> str:
     if state.log:
         lines.append("log (newest last):")
         lines += ["  " + log_entry_text(state, entry, viewer) for entry in state.log[-6:]]
-    if state.phase == 14:
+    if state.game_over:
         scores = state.nation_scores()
         shown = ", ".join(f"{NATION_NAMES[nat]} {scores[nat]}" for nat in state.game.nations_in_play)
         lines.append(f"final: {shown}; winners {[f'p{p}' for p in state.winners()]}")

@@ -30,7 +30,6 @@ from pirate_envs.games.tortuga.render import log_entry_text
 if TYPE_CHECKING:
     from pirate_envs.games.tortuga.game import TortugaState
 
-GAME_OVER_PHASE = 14  # TortugaState.phase values (TOR-1004 (b)); phase_name() gives their names
 VOTE_PHASE, MAP_GIVE_PHASE = 2, 13
 NODE_TITLES = (
     "Tortuga (TOR)",
@@ -94,15 +93,9 @@ GLOSSARY = (
 )
 
 
-def _nation_known(state: TortugaState, viewer: int | None, seat: int) -> bool:
-    if state.revealed[seat] or state.phase == GAME_OVER_PHASE:
-        return True
-    return viewer is not None and (viewer == seat or bool(state.spied[viewer][seat]))
-
-
 def _pawn(state: TortugaState, seat: int, viewer: int | None) -> Card:
     role = state.role[seat]
-    known = _nation_known(state, viewer, seat)
+    known = state.nation_known(viewer, seat)
     nation = NATION_NAMES[state.nation[seat]] if known else ""
     label = f"{seat_name(seat)} {ROLE_SHORT[role]}" + (" EXILED" if state.exiled[seat] else "")
     detail = ROLE_TEXT[role] + (f" Loyal to {nation}." if known else " Nation secret.")
@@ -110,8 +103,8 @@ def _pawn(state: TortugaState, seat: int, viewer: int | None) -> Card:
 
 
 def _seat_zone(state: TortugaState, seat: int, viewer: int | None) -> Zone:
-    over = state.phase == GAME_OVER_PHASE
-    if _nation_known(state, viewer, seat):
+    over = state.game_over
+    if state.nation_known(viewer, seat):
         nation = NATION_NAMES[state.nation[seat]]
         cards = [Card(label=nation, kind=nation, detail=f"{seat_name(seat)} is loyal to {nation}.")]
     else:
@@ -249,11 +242,9 @@ def table_view(state: TortugaState, viewer: int | None) -> TableView:
         decision, help_text = state.phase_name().lower().replace("_", " "), PHASE_HELP[state.phase]
     players = []
     for p in range(n):
-        nation = NATION_NAMES[state.nation[p]] if _nation_known(state, viewer, p) else "?"
+        nation = NATION_NAMES[state.nation[p]] if state.nation_known(viewer, p) else "?"
         you = " (you)" if p == viewer else ""
-        hoard = (
-            f", hoard {state.hoard[p]}, maps {state.maps[p]}" if viewer == p or state.phase == GAME_OVER_PHASE else ""
-        )
+        hoard = f", hoard {state.hoard[p]}, maps {state.maps[p]}" if viewer == p or state.game_over else ""
         players.append(
             f"{seat_name(p)}{you}: {ROLE_SHORT[state.role[p]]} at {NODE_NAMES[state.pos[p]]}, {nation}{hoard}"
             + (" EXILED" if state.exiled[p] else "")
