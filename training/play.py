@@ -32,7 +32,7 @@ import numpy as np
 
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.policy import choose_action as bot_action
-from pirate_envs.core.table import TableView
+from pirate_envs.core.table import TableView, seat_name
 from pirate_envs.core.table_text import (
     choice_lines,
     describe_outcome,
@@ -48,10 +48,6 @@ QUIT_WORDS = ("q", "quit", "exit")
 VIEW_WORDS = ("v", "view")
 HELP_WORDS = ("?", "h", "help")
 MIN_WIDTH = 40
-
-
-def seat_name(seat: int) -> str:
-    return f"player_{seat}"
 
 
 def terminal_width() -> int:

@@ -63,6 +63,7 @@ from pirate_envs.core.env_options import (
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
+from pirate_envs.core.table import seat_name
 
 __all__ = [
     "IllegalActionWarning",
@@ -75,8 +76,7 @@ __all__ = [
 ]
 
 
-def agent_name(seat: int) -> str:
-    return f"player_{seat}"
+agent_name = seat_name  # the agent of a seat: player_<seat>, as the table views name it
 
 
 class PirateAECEnv(AECEnv):
