@@ -17,6 +17,7 @@ pettingzoo (the registry is read to find the game's rules engine).
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -119,9 +120,8 @@ def replay_states(replay: Replay) -> Iterator[State]:
 def final_state(replay: Replay, check_outcome: bool = True) -> State:
     """Re-simulate the whole game; with ``check_outcome`` the end must be reached and match ``outcome``."""
     states = replay_states(replay)
-    state = next(states)
-    for state in states:  # noqa: B007 - the last one is the final state
-        pass
+    state = next(states)  # the one state object, changed in place by every step
+    deque(states, maxlen=0)  # play every action through
     if check_outcome:
         if not state.is_terminal():
             raise ReplayError(
