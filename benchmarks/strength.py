@@ -36,21 +36,14 @@ from typing import Any
 
 from pirate_envs.core.registry import ENV_IDS
 from training.inputs import EXIT_USAGE, InputError, make_game, parse_options
+from training.ship import YARDSTICK_FIELDS
 from training.stats import Z_95
 from training.tournament import prepare_tournament, run_prepared
 
 OPPONENTS = ("random", "heuristic")
 CHECKPOINT = "checkpoint"
 ROOT = Path(__file__).resolve().parents[1]
-RECORDED = (
-    "parity_win_rate",
-    "parity_win_rate_ci95",
-    "parity_games",
-    "heuristic_vs_random_win_rate",
-    "heuristic_vs_random_win_rate_ci95",
-    "heuristic_vs_random_games",
-    "yardsticks_seed",
-)
+RECORDED = YARDSTICK_FIELDS
 
 
 def shipped_checkpoint(env_id: str) -> Path:

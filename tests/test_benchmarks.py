@@ -11,6 +11,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import ppo_gain  # noqa: E402
 import throughput  # noqa: E402
 
 import pirate_envs  # noqa: E402
@@ -87,3 +88,14 @@ def test_batch_loop_fills_the_arrays_with_each_games_acting_seat():
     before = [state.decisions for state in loop.states]
     loop.step()
     assert [state.decisions for state in loop.states] == [d + 1 for d in before]
+
+
+def test_paired_difference_counts_each_deal_once():
+    warm = [1, 0, 0, 1, 0, 0, 1, 0]
+    final = [1, 1, 0, 0, 1, 1, 1, 0]
+    paired = ppo_gain.paired_difference(warm, final)
+    assert paired["difference"] == 2 / 8 and paired["second_only"] == 3 and paired["first_only"] == 1
+    low, high = paired["difference_ci95"]
+    assert low < 0.25 < high and high - 0.25 == 0.25 - low
+    same = ppo_gain.paired_difference([1, 0, 1], [1, 0, 1])
+    assert same["difference"] == 0 and same["difference_ci95"] == [0.0, 0.0]

@@ -13,7 +13,6 @@ import yaml
 import pirate_envs
 from pirate_envs.core.checkpoint_policy import CheckpointPolicy
 from pirate_envs.core.gym_env import make_gym
-from pirate_envs.core.registry import game_class
 from pirate_envs.core.selfplay import SelfPlayPool
 from training.callbacks import metrics_csv, pool_from_state, pool_to_state
 from training.checkpoints import atomic_write_json, checkpoint_states, latest_checkpoint
@@ -293,7 +292,14 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
     }
     path = write_config(tmp_path, config)
     assert main([str(path)]) == 0
-    for name in ("config.yaml", "best_model.zip", "final_model.zip", "metrics.csv", "learning_curve.png"):
+    for name in (
+        "config.yaml",
+        "best_model.zip",
+        "final_model.zip",
+        "warm_start_model.zip",
+        "metrics.csv",
+        "learning_curve.png",
+    ):
         assert (run_dir / name).is_file(), name
     assert list((run_dir / "tb").iterdir())
     _, state = latest_checkpoint(run_dir)
@@ -339,12 +345,12 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
 
 
 # --- shipped checkpoints ----------------------------------------------------------------------------
-# Shipped checkpoints known to miss a target of issue 5 (the lead tracks these): (env id, opponent) -> figure.
+# The yardstick (issue 20) is the heuristic bot itself: a shipped checkpoint must win at least the parity
+# rate P against n-1 heuristic bots, and against random opponents at least what the heuristic bot wins
+# from the same seat (both recorded in eval.json by benchmarks/strength.py --record).
+# Shipped checkpoints known to miss one: (env id, opponent) -> figure.
 SHORTFALLS = {
-    ("potsm_v0", "heuristic"): "potsm_v0 wins 0.110 of 1000 games vs 3 heuristic bots (target 0.35)",
-    ("dead_mans_draw_v0", "heuristic"): "dead_mans_draw_v0 wins 0.449 of 1000 games vs the heuristic (target 0.6)",
-    ("tortuga_v0", "random"): "tortuga_v0's nation wins 0.602 of 1000 games vs random seats (target 0.733)",
-    ("tortuga_v0", "heuristic"): "tortuga_v0's nation wins 0.214 of 1000 games vs heuristic seats (target 0.433)",
+    ("tortuga_v0", "heuristic"): "tortuga_v0 wins 0.214 vs heuristic seats (P 0.216)",
 }
 
 
@@ -359,12 +365,6 @@ def target_cases(opponent: str) -> list:
 
 def shipped(env_id: str) -> Path:
     return ROOT / "checkpoints" / env_id
-
-
-def sides(env_id: str) -> int:
-    """k of the checkpoint targets: the sides that can win at the evaluated player count and options."""
-    evaluation = json.loads((shipped(env_id) / "eval.json").read_text())
-    return game_class(env_id)(num_players=evaluation["num_players"], **evaluation["options"]).num_sides
 
 
 @pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
@@ -384,17 +384,19 @@ def test_shipped_checkpoint_is_complete_and_plays(env_id):
 
 
 @pytest.mark.parametrize("env_id", target_cases("random"))
-def test_shipped_checkpoint_beats_random(env_id):
-    versus = json.loads((shipped(env_id) / "eval.json").read_text())["vs"]["random"]
-    k = sides(env_id)
-    assert versus["games"] >= 1000 and versus["win_rate"] >= min(0.9, 2.2 / k)
+def test_shipped_checkpoint_wins_against_random_what_the_heuristic_wins(env_id):
+    evaluation = json.loads((shipped(env_id) / "eval.json").read_text())
+    versus = evaluation["vs"]["random"]
+    assert evaluation["heuristic_vs_random_games"] >= 1000 and versus["games"] >= 1000
+    assert versus["win_rate"] >= evaluation["heuristic_vs_random_win_rate"]
 
 
 @pytest.mark.parametrize("env_id", target_cases("heuristic"))
-def test_shipped_checkpoint_beats_heuristic(env_id):
-    versus = json.loads((shipped(env_id) / "eval.json").read_text())["vs"]["heuristic"]
-    k = sides(env_id)
-    assert versus["games"] >= 1000 and versus["win_rate"] >= 1 / k + 0.1
+def test_shipped_checkpoint_reaches_parity_against_the_heuristic(env_id):
+    evaluation = json.loads((shipped(env_id) / "eval.json").read_text())
+    versus = evaluation["vs"]["heuristic"]
+    assert evaluation["parity_games"] >= 1000 and versus["games"] >= 1000
+    assert versus["win_rate"] >= evaluation["parity_win_rate"]
 
 
 def test_init_from_config_errors(tmp_path):
@@ -414,18 +416,28 @@ def test_init_from_starts_from_the_checkpoint_weights(tmp_path):
 
     from training.train import build_model, build_vec_env, load_initial_weights
 
-    env_id = pirate_envs.ENV_IDS[0]
+    env_id = "madame_ching_v0"  # a flat network (potsm's and Dead Man's Draw's read action features)
     source = ROOT / "checkpoints" / env_id / "model.zip"
-    config = validate_config({**MINIMAL, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
+    base = {**MINIMAL, "env": {"id": env_id}}
+    config = validate_config({**base, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
     vec = build_vec_env(config, opponents="random")
     try:
         model = build_model(config, vec, tensorboard_log=None)
         load_initial_weights(model, str(source))
         shipped = CheckpointPolicy(source).network.state_dict()
         assert all(torch.equal(shipped[k], v) for k, v in model.policy.state_dict().items())
-        small = build_model(validate_config({**MINIMAL, "network": {"pi": [8], "vf": [8]}}), vec, None)
+        small = build_model(validate_config({**base, "network": {"pi": [8], "vf": [8]}}), vec, None)
         with pytest.raises(ConfigError, match=r"run.init_from: .* another network .* network.pi"):
             load_initial_weights(small, str(source))
+    finally:
+        vec.close()
+    # a network that reads action features starts only a run that does too
+    potsm = validate_config({**MINIMAL, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
+    vec = build_vec_env(potsm, opponents="random")
+    try:
+        flat = build_model(potsm, vec, tensorboard_log=None)
+        with pytest.raises(ConfigError, match=r"trained with network.action_features=true; set network.action"):
+            load_initial_weights(flat, str(ROOT / "checkpoints" / "potsm_v0" / "model.zip"))
     finally:
         vec.close()
 

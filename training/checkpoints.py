@@ -182,12 +182,19 @@ def model_zip_problem(path: str | Path) -> str | None:
 
 def model_spaces(path: str | Path) -> tuple[tuple[int, ...], int] | None:
     """(observation shape, number of actions) recorded in an SB3 model zip's ``data``, read without
-    torch; None when the zip does not record them in a readable form."""
+    torch; None when the zip does not record them in a readable form. For an action-feature network
+    the shape is that of the plain observation of the game it records (what it is given to play)."""
     try:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data"))
         shape = data["observation_space"]["_shape"]
         actions = data["action_space"]["n"]
+        kwargs = data.get("policy_kwargs") or {}
+        if isinstance(kwargs.get("env_id"), str) and isinstance(kwargs.get("game_options"), dict):
+            # an action-feature network (core/action_feature_policy.py) plays from the plain observation
+            from pirate_envs.core.registry import game_class
+
+            shape = game_class(kwargs["env_id"])(**kwargs["game_options"]).observation_shape
         return tuple(int(n) for n in shape), int(actions)
     except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
         return None

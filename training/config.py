@@ -141,6 +141,15 @@ SCHEMA: dict[str, dict[str, Field]] = {
             "input layer: the flat observation as is, or squashed by sign(x)*log(1+|x|)",
             choices=("flat", "signed_log"),
         ),
+        "action_features": Field(
+            bool,
+            False,
+            "score each action from the game's per-action features (the public effect of the action; "
+            "pirate_envs/core/action_feature_policy.py) instead of a flat head over the action indices",
+        ),
+        "action_embed": Field(
+            int, 0, "with action_features: size of a learned feature embedding (0: the bilinear score alone)", minimum=0
+        ),
     },
     "imitation": {
         "games": Field(int, 0, "teacher games cloned into the network before PPO (0: no warm start)", minimum=0),
@@ -507,6 +516,9 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
         raise fail(
             "env.seat", f"must be in [0, {game.num_players}) for {game.num_players} players or 'random'; got {seat}"
         )
+    if config["network"]["action_features"] and not game.action_feature_size:
+        having = [e for e in pirate_envs.ENV_IDS if game_class(e)().action_feature_size]
+        raise fail("network.action_features", f"{env['id']} has no per-action features; games with them: {having}")
     return game
 
 

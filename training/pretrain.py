@@ -49,6 +49,7 @@ def collect_teacher_data(
     seed: int = 0,
     others: Any = "random",
     workers: int = 1,
+    action_features: bool = False,
 ) -> TeacherData:
     """Play ``games`` games; each seat is the teacher with probability ``teacher_share``, else ``others``.
 
@@ -56,6 +57,9 @@ def collect_teacher_data(
     With ``workers > 1`` the games are split over that many spawned processes, worker ``w`` drawing
     from ``SeedSequence(seed, spawn_key=(w,))`` (specs must then be strings or picklable); the data
     depend on ``seed`` and ``workers``. One worker plays them here, from ``default_rng(seed)``.
+    With ``action_features`` the observations are followed by the game's per-action features (the
+    input of an action-feature network), stored as float16 (every feature is a small integer or a
+    share of one, and a float32 copy of a big clone set would not fit in memory).
     """
     if not 0.0 < teacher_share <= 1.0:
         raise ValueError(f"teacher_share must be in (0, 1], got {teacher_share}")
@@ -63,12 +67,21 @@ def collect_teacher_data(
         raise ValueError(f"workers must be >= 1, got {workers}")
     workers = min(workers, max(games, 1))
     if workers == 1:
-        return _collect(env_id, options, teacher, others, games, teacher_share, seed)
+        return _collect(env_id, options, teacher, others, games, teacher_share, seed, action_features)
     import multiprocessing
 
     shares = [games // workers + (w < games % workers) for w in range(workers)]
     tasks = [
-        (env_id, options, teacher, others, shares[w], teacher_share, np.random.SeedSequence(seed, spawn_key=(w,)))
+        (
+            env_id,
+            options,
+            teacher,
+            others,
+            shares[w],
+            teacher_share,
+            np.random.SeedSequence(seed, spawn_key=(w,)),
+            action_features,
+        )
         for w in range(workers)
     ]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:  # spawn: safe with torch in the parent
@@ -84,6 +97,7 @@ def _collect(
     games: int,
     teacher_share: float,
     seed: int | np.random.SeedSequence,
+    action_features: bool = False,
 ) -> TeacherData:
     rng = np.random.default_rng(seed)
     game = game_class(env_id)(**options)
@@ -109,6 +123,8 @@ def _collect(
                 obs = state.observation(seat)
                 action = policy.act(obs, mask, rng)
             if is_teacher[seat]:
+                if action_features:
+                    obs = game.observation_with_action_features(obs, mask).astype(np.float16)
                 observations.append(obs)
                 masks.append(mask)
                 actions.append(action)
@@ -118,7 +134,7 @@ def _collect(
         final_returns.append(state.returns())
     returns = np.array([final_returns[g][s] for g, s in zip(game_of, seats_of, strict=True)], dtype=np.float32)
     return TeacherData(
-        observations=np.asarray(observations, dtype=np.float32),
+        observations=np.asarray(observations, dtype=np.float16 if action_features else np.float32),
         masks=np.asarray(masks, dtype=bool),
         actions=np.asarray(actions, dtype=np.int64),
         returns=returns,
@@ -151,7 +167,7 @@ def behaviour_clone(
 
     def tensors(idx: np.ndarray):
         return (
-            th.as_tensor(data.observations[idx], device=device),
+            th.as_tensor(data.observations[idx], device=device, dtype=th.float32),
             th.as_tensor(data.actions[idx], device=device),
             data.masks[idx],
             th.as_tensor(data.returns[idx], device=device),

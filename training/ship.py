@@ -36,8 +36,12 @@ class ShipError(ValueError):
     """Shipping cannot go ahead: a missing or unreadable run file, or a checkpoint already shipped there."""
 
 
+ROLLOUT_STATE = ("_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer", "ep_success_buffer")
+
+
 def export_model(source: Path, target: Path) -> int:
-    """Save the model at ``source`` to ``target`` without optimiser state; returns the size in bytes."""
+    """Save the model at ``source`` to ``target`` without optimiser state and without the rollout in
+    progress (``ROLLOUT_STATE``); returns the size in bytes."""
     from sb3_contrib import MaskablePPO
 
     problem = model_zip_problem(source)
@@ -51,7 +55,8 @@ def export_model(source: Path, target: Path) -> int:
     model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
     model.tensorboard_log = None  # a path on the training machine
     buffer = io.BytesIO()
-    model.save(buffer)
+    # the rollout in progress (last observations of every env, episode statistics) is not the model
+    model.save(buffer, exclude=list(ROLLOUT_STATE))
     atomic_write_bytes(target, buffer.getvalue())
     return len(buffer.getvalue())
 
@@ -101,6 +106,26 @@ def comparison_table(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The game's own yardsticks (benchmarks/strength.py --record): they belong to the game, not to the
+# checkpoint, so a new checkpoint of the same game, player count and options keeps them.
+YARDSTICK_FIELDS = (
+    "parity_win_rate",
+    "parity_win_rate_ci95",
+    "parity_games",
+    "heuristic_vs_random_win_rate",
+    "heuristic_vs_random_win_rate_ci95",
+    "heuristic_vs_random_games",
+    "yardsticks_seed",
+)
+
+
+def _yardsticks_of(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    same_game = ("env_id", "num_players", "options")
+    if not old or any(old.get(key) != new.get(key) for key in same_game):
+        return {}
+    return {key: old[key] for key in YARDSTICK_FIELDS if key in old}
+
+
 def ship(
     run_dir: Path,
     model_name: str,
@@ -146,6 +171,7 @@ def ship(
     result = evaluate_checkpoint(
         shipped, env_id, num_players, opponents=opponents, games=games, workers=workers, options=options
     )
+    result.update(_yardsticks_of(old, result))
     write_report(result, checkpoint_markdown(result), target, "eval")
     print(f"{target / 'model.zip'}: {size / 1e6:.2f} MB")
     for name, row in result["vs"].items():

@@ -42,6 +42,7 @@ from training.checkpoints import (
 from training.config import ConfigError, dump_config, load_config, run_dir_of
 
 TB_LOG_NAME = "MaskablePPO"
+WARM_START_MODEL = "warm_start_model.zip"  # the warm-started model before any PPO update
 
 
 @dataclass
@@ -131,7 +132,9 @@ def _checkpoint_to_resume(config: dict[str, Any], run_dir: Path) -> tuple[Path, 
 
 
 # --- envs and model -------------------------------------------------------------------------------
-def make_training_env(env_id: str, seat: Any, opponents: Any, options: dict[str, Any], single_thread: bool):
+def make_training_env(
+    env_id: str, seat: Any, opponents: Any, options: dict[str, Any], single_thread: bool, action_features: bool = False
+):
     """One monitored Gymnasium env (top-level so that subprocess vec envs can pickle it)."""
     from stable_baselines3.common.monitor import Monitor
 
@@ -141,7 +144,10 @@ def make_training_env(env_id: str, seat: Any, opponents: Any, options: dict[str,
         import torch
 
         torch.set_num_threads(1)
-    return Monitor(make_gym(env_id, seat=seat, opponents=opponents, illegal_action="raise", **options))
+    env = make_gym(
+        env_id, seat=seat, opponents=opponents, illegal_action="raise", action_features=action_features, **options
+    )
+    return Monitor(env)
 
 
 def build_vec_env(config: dict[str, Any], opponents: Any):
@@ -153,7 +159,13 @@ def build_vec_env(config: dict[str, Any], opponents: Any):
     kind = vec["kind"]
     in_subprocess = kind != "dummy"
     factory = functools.partial(
-        make_training_env, env["id"], env["seat"], opponents, dict(env["options"]), in_subprocess
+        make_training_env,
+        env["id"],
+        env["seat"],
+        opponents,
+        dict(env["options"]),
+        in_subprocess,
+        config["network"]["action_features"],
     )
     fns = [factory] * vec["n_envs"]
     if kind == "batched":
@@ -189,13 +201,27 @@ def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | Non
         "net_arch": {"pi": list(net["pi"]), "vf": list(net["vf"])},
         "activation_fn": activation,
     }
-    if net["features"] == "signed_log":
+    policy: Any = "MlpPolicy"
+    extra: dict[str, Any] = {}
+    if net["action_features"]:
+        from pirate_envs.core.action_feature_policy import ActionFeaturePolicy, FlatRolloutBuffer
+
+        policy = ActionFeaturePolicy
+        extra["rollout_buffer_class"] = FlatRolloutBuffer
+        policy_kwargs.update(
+            env_id=config["env"]["id"],
+            game_options=dict(config["env"]["options"]),
+            embed_dim=net["action_embed"],
+            signed_log=net["features"] == "signed_log",
+        )
+    elif net["features"] == "signed_log":
         policy_kwargs["features_extractor_class"] = signed_log_features_class()
     return MaskablePPO(
-        "MlpPolicy",
+        policy,
         vec_env,
         **ppo_hyperparameters(config),
         policy_kwargs=policy_kwargs,
+        **extra,
         tensorboard_log=tensorboard_log,
         seed=config["run"]["seed"],
         device="cpu",
@@ -231,6 +257,12 @@ def load_initial_weights(model: Any, path: str) -> None:
             f"run.init_from: cannot load {path!r} as a MaskablePPO model: {type(err).__name__}: {err}"
         ) from None
     theirs, ours = source.policy.state_dict(), model.policy.state_dict()
+    if hasattr(source.policy, "augment") != hasattr(model.policy, "augment"):
+        had = hasattr(source.policy, "augment")
+        raise ConfigError(
+            f"run.init_from: {path!r} was trained with network.action_features={str(had).lower()}; "
+            f"set network.action_features: {str(had).lower()} to start from it"
+        )
     if source.observation_space.shape != model.observation_space.shape or source.action_space != model.action_space:
         raise ConfigError(
             f"run.init_from: {path!r} was trained for observations {source.observation_space.shape} and "
@@ -286,6 +318,7 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
         seed=config["run"]["seed"],
         others=cfg["others"],
         workers=cfg["workers"],
+        action_features=config["network"]["action_features"],
     )
     say(f"imitation: fitting {len(data):,} teacher decisions for {cfg['epochs']} epochs")
     stats = behaviour_clone(
@@ -368,6 +401,9 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     atomic_write_text(run_dir / "config.yaml", dump_config(config))  # once the model fits the config
     if resume is None and config["imitation"]["games"] > 0:
         state["imitation"] = warm_start(config, model)
+    if resume is None and (config["imitation"]["games"] > 0 or run_cfg["init_from"] is not None):
+        # the model at PPO step 0, to measure what PPO added (benchmarks/ppo_gain.py)
+        model.save(run_dir / WARM_START_MODEL)
 
     pipeline = RunPipelineCallback(config, run_dir, state, pool)
     callbacks: list[Any] = [pipeline]

@@ -49,10 +49,16 @@ class NetworkPolicy:
         self.network = network
         self.deterministic = deterministic
         self.name = name
-        self.observation_shape: tuple[int, ...] = tuple(network.observation_space.shape)
         self.num_actions: int = int(network.action_space.n)
         self._layers, self._input_transform = _numpy_actor(network)
-        self._flat_size = int(np.prod(self.observation_shape))
+        self._flat_size = int(np.prod(network.observation_space.shape))
+        # An action-feature network (core/action_feature_policy.py) is given the seat's plain
+        # observation and mask and builds its input itself.
+        self._augment = getattr(network, "augment", None)
+        if self._augment is not None:
+            self.observation_shape: tuple[int, ...] = tuple(network.game.observation_shape)
+        else:
+            self.observation_shape = tuple(network.observation_space.shape)
 
     def check_compatible(self, observation_shape: tuple[int, ...], num_actions: int, where: str = "") -> None:
         """Raise :class:`CheckpointError` when this network was trained for other spaces."""
@@ -63,7 +69,8 @@ class NetworkPolicy:
             raise CheckpointError(problem)
 
     def action_logits(self, observations: np.ndarray) -> np.ndarray:
-        """Unmasked action logits, shape (batch, num_actions), for a batch of observations."""
+        """Unmasked action logits, shape (batch, num_actions), for a batch of network inputs
+        (:meth:`network_input`: the observations themselves unless the network uses action features)."""
         batch = np.asarray(observations, dtype=np.float32).reshape(-1, self._flat_size)
         if self._layers is not None:
             hidden = batch if self._input_transform is None else self._input_transform(batch)
@@ -77,7 +84,7 @@ class NetworkPolicy:
 
         network = self.network
         with torch.no_grad():
-            tensor = torch.as_tensor(batch.reshape(-1, *self.observation_shape))
+            tensor = torch.as_tensor(batch.reshape(-1, *network.observation_space.shape))
             features = network.pi_features_extractor(tensor)
             latent = network.mlp_extractor.forward_actor(features)
             logits = network.action_net(latent)
@@ -93,12 +100,20 @@ class NetworkPolicy:
         pick = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
         return int(legal[min(pick, legal.size - 1)])
 
+    def network_input(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The network's input rows for a batch of plain observations and their masks."""
+        observations = np.asarray(observations, dtype=np.float32).reshape(-1, *self.observation_shape)
+        if self._augment is None:
+            return observations
+        masks = np.asarray(action_masks).reshape(len(observations), -1)
+        return np.stack([self._augment(o, m) for o, m in zip(observations, masks, strict=True)])
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        return self.choose(self.action_logits(observation)[0], action_mask, rng)
+        return self.choose(self.action_logits(self.network_input(observation, action_mask))[0], action_mask, rng)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> list[int]:
         """One action per row; a single forward pass for the whole batch."""
-        logits = self.action_logits(observations)
+        logits = self.action_logits(self.network_input(observations, action_masks))
         return [self.choose(row, mask, rng) for row, mask in zip(logits, action_masks, strict=True)]
 
     def __repr__(self) -> str:

@@ -168,6 +168,43 @@ class Game:
     def action_to_string(self, action: int) -> str:
         raise NotImplementedError
 
+    # --- per-action features (optional part of the contract) ---------------------------------------
+    # A game that describes each legal action by the public effect it would have sets
+    # ``action_feature_size`` (features per action) in ``_setup`` and overrides ``_action_features``.
+    # The features are a function of one seat's observation and action mask alone, so they can show
+    # nothing that seat's observation does not (the conformance suite checks this on every game).
+    action_feature_size: int = 0
+    action_feature_low: ClassVar[float] = -1.0e4  # bounds of every feature value (the adapters' Box)
+    action_feature_high: ClassVar[float] = 1.0e4
+
+    def action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """``(num_actions, action_feature_size)`` float32 features of every action for the seat whose
+        ``observation`` and ``action_mask`` these are; rows of illegal actions are zero."""
+        if not self.action_feature_size:
+            raise InvalidOptionError(f"{self.game_id} defines no per-action features (action_feature_size is 0)")
+        observation = np.asarray(observation)
+        action_mask = np.asarray(action_mask)
+        if observation.shape != self.observation_shape or action_mask.shape != (self.num_actions,):
+            raise ValueError(
+                f"{self.game_id}: action_features needs an observation of shape {self.observation_shape} and "
+                f"a mask of shape ({self.num_actions},); got {observation.shape} and {action_mask.shape}"
+            )
+        return self._action_features(observation, action_mask)
+
+    def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def observation_with_action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The observation followed by the flattened action features (float32), as the Gymnasium adapter's
+        ``action_features=True`` and action-feature networks see it."""
+        features = self.action_features(observation, action_mask)
+        return np.concatenate([np.asarray(observation, dtype=np.float32), features.ravel()])
+
+    @property
+    def augmented_observation_size(self) -> int:
+        """Length of :meth:`observation_with_action_features`."""
+        return self.observation_size + self.num_actions * self.action_feature_size
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}(num_players={self.num_players}, {opts})"

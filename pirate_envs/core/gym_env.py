@@ -95,7 +95,8 @@ def make_gym(env_id: str, seat: int | str = 0, opponents: Any = "random", **opti
     ``options`` are the game's rule options (``num_players`` ...) plus the env options
     ``render_mode`` (``"ansi"``/``"human"``/``"rgb_array"``), ``render_seat`` (None: spectator) and
     ``illegal_action`` (``"terminate"``, the default, or
-    ``"raise"``).
+    ``"raise"``), and ``action_features`` (True: the observation is followed by the game's per-action
+    features, :meth:`~pirate_envs.core.game.Game.observation_with_action_features`; potsm has them).
     See the module docstring for seats, opponents, rewards and seeding.
     """
     return PirateGymEnv(env_id, seat=seat, opponents=opponents, **options)
@@ -140,6 +141,7 @@ class PirateGymEnv(gymnasium.Env):
         render_mode: str | None = None,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         render_seat: int | None = None,
+        action_features: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -156,10 +158,14 @@ class PirateGymEnv(gymnasium.Env):
         self._num_actions = self.game.num_actions
         self.seat_option = self._check_seat(seat)
         self.metadata = {**self.metadata, "name": env_id}
+        self.action_features = self._check_action_features(action_features)
+        low, high = self.game.observation_low, self.game.observation_high
+        if self.action_features:
+            low, high = min(low, self.game.action_feature_low), max(high, self.game.action_feature_high)
         self.observation_space = spaces.Box(
-            low=self.game.observation_low,
-            high=self.game.observation_high,
-            shape=self.game.observation_shape,
+            low=low,
+            high=high,
+            shape=(self.game.augmented_observation_size,) if self.action_features else self.game.observation_shape,
             dtype=np.float32,
         )
         self.action_space = LegalActionSpace(self.game.num_actions, self._current_mask)
@@ -198,6 +204,17 @@ class PirateGymEnv(gymnasium.Env):
         self.action_space._np_random = rng
 
     # --- configuration -------------------------------------------------------------------------
+    def _check_action_features(self, value: Any) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise InvalidOptionError(f"{self.env_id}: action_features must be True or False, got {value!r}")
+        if value and not self.game.action_feature_size:
+            supported = [e for e in ENV_IDS if game_class(e)().action_feature_size]
+            raise InvalidOptionError(
+                f"{self.env_id} defines no per-action features; action_features=True works with: "
+                f"{', '.join(supported) or 'no game yet'}"
+            )
+        return bool(value)
+
     def _check_seat(self, seat: int | str) -> int | str:
         if seat == "random":
             return "random"
@@ -362,7 +379,11 @@ class PirateGymEnv(gymnasium.Env):
         }
 
     def _observe(self) -> np.ndarray:
-        return np.array(self.state.observation(self.seat), dtype=np.float32)
+        observation = self.state.observation(self.seat)
+        if self.action_features:
+            mask = self._zero_mask if self._episode_over else self.state.legal_action_mask()
+            return self.game.observation_with_action_features(observation, mask)
+        return np.array(observation, dtype=np.float32)
 
     def _current_mask(self) -> np.ndarray | None:
         if self.state is None or self._episode_over:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, ClassVar
 
+import numpy as np
+
 from pirate_envs.core.errors import InvalidOptionError
 from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
@@ -126,6 +128,8 @@ class DmdGame(Game):
     }
     observation_low = -1.0  # Grand Slam scores go down to -50 (S/100)
     observation_high = 3.0  # Piri Reis scores reach 282 (S/100)
+    action_feature_low = -40.0  # S/10: a score change is at most 282 + 100 (Sudden Death) points
+    action_feature_high = 40.0
 
     def _setup(self) -> None:
         from pirate_envs.games.dead_mans_draw.observation import ObservationEncoder, observation_size
@@ -142,12 +146,22 @@ class DmdGame(Game):
         self.num_actions = act.num_actions(n)
         self.target_base = act.target_base(n)
         self.observation_size = observation_size(n)
+        self.action_feature_size = 8  # action_features.CHANNELS
+        self._feature_reader = None
         self.deck = deck_cards(self.mermaid_variant)
         self.lowest = starting_discard_cards(self.mermaid_variant)
         self.encoder = ObservationEncoder(self)
 
     def action_to_string(self, action: int) -> str:
         return act.action_to_string(action, self.num_players)
+
+    def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        from pirate_envs.games.dead_mans_draw.action_features import action_features  # it imports the bot
+        from pirate_envs.games.dead_mans_draw.heuristic import HeuristicPolicy
+
+        if self._feature_reader is None:
+            self._feature_reader = HeuristicPolicy(self)
+        return action_features(observation, action_mask, self._feature_reader)
 
 
 class DmdState(State):

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numpy as np
+
 from pirate_envs.core.game import ByteCounts, Game, State, assert_in_range
 from pirate_envs.core.options import Option
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
@@ -46,6 +48,7 @@ from pirate_envs.games.potsm.cards import (
     NUM_ADVENTURE_TYPES,
     NUM_MOVE_CARDS,
     NUM_MOVE_TYPES,
+    NUM_SHIPS,
     POSITION_AWARDS,
     POSITION_DAMAGE,
     RIP_DISTANCE,
@@ -145,6 +148,8 @@ class PotsmGame(Game):
     }
     observation_low = OBSERVATION_LOW
     observation_high = OBSERVATION_HIGH
+    action_feature_low = -OBSERVATION_HIGH  # fame changes are at most half the fame a ship holds
+    action_feature_high = OBSERVATION_HIGH
     CACHE_LIMIT = 1 << 16
 
     def _setup(self) -> None:
@@ -155,6 +160,7 @@ class PotsmGame(Game):
         self.score_scale: float = self.options["score_scale"]
         self.num_actions = act.num_actions(n)
         self.observation_size = observation_size(n)
+        self.action_feature_size = NUM_SHIPS * (8 + n - 1)  # action_features.py: 9 ships x K channels
         self.pirates_per_player = pirates_per_player(n)  # PSM-303
         self.unused_pirates = 9 - n * self.pirates_per_player
         self.hand_size = hand_size(n)  # PSM-803
@@ -163,6 +169,11 @@ class PotsmGame(Game):
         self.encoder = ObservationEncoder(n, self.move_cards_in_hand)
         self.main_actions_cache: dict[bytes, list[int]] = {}  # content-keyed, see PotsmState._legal_actions
         self._accuse_actions: dict[bytes, list[int]] = {}
+
+    def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        from pirate_envs.games.potsm.action_features import action_features  # it imports the heuristic
+
+        return action_features(observation, action_mask, self.num_players)
 
     def main_actions(self, available: list[int], revealed: list[int], damaged_by_position: list[int]) -> list[int]:
         """PSM-1040..1050, 1052: the sorted MAIN actions for these move cards, reveals and damage."""

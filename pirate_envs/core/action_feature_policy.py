@@ -1,0 +1,190 @@
+"""An actor-critic network that scores every action from the game's per-action features.
+
+For games with per-action features (:meth:`pirate_envs.core.game.Game.action_features`), the
+Gymnasium adapter's ``action_features=True`` appends them to the observation. This policy splits that
+vector again:
+
+- the observation part goes (``sign(x) log(1 + |x|)``-squashed) through the usual ``pi``/``vf`` MLPs;
+- each action's logit is ``b_a(h) + <phi_a, w(h)> + <relu(U phi_a), g(h)>``, where ``h`` is the
+  actor's hidden state (its latent), ``phi_a`` the action's features and ``b``, ``w``, ``g`` linear maps of ``h``:
+  a per-action bias (what a flat head learns), a weight per feature (e.g. how much the seat cares for
+  each ship, times the fame the action brings it) and a small learned embedding of the features for
+  the interactions a linear form misses;
+- the critic sees the observation part only.
+
+It is a ``MaskableActorCriticPolicy``, so sb3-contrib's ``MaskablePPO`` trains, saves and loads it
+like any other; the checkpoint records the game (``env_id``, ``game_options``) so that a
+:class:`~pirate_envs.core.checkpoint_policy.NetworkPolicy` can rebuild the features from a seat's
+plain observation and mask. Importing this module needs torch and sb3-contrib.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import MlpExtractor
+from torch import nn
+
+
+class ActionFeatureExtractor(nn.Module):
+    """``mlp_extractor`` of :class:`ActionFeaturePolicy`: the MLPs see the observation part. The actor's
+    latent is its hidden state; ``forward_actor`` also keeps a view of the batch's action features
+    (``self.action_features``) for the head, which SB3 always calls next with that latent. (Passing
+    them inside the latent would copy ~10,000 floats per row forward and backward: a quarter of a potsm
+    PPO update.)"""
+
+    def __init__(self, base_size: int, net_arch: Any, activation_fn: type[nn.Module], signed_log: bool) -> None:
+        super().__init__()
+        self.base_size = base_size
+        self.signed_log = signed_log
+        self.inner = MlpExtractor(base_size, net_arch=net_arch, activation_fn=activation_fn, device="cpu")
+        self.latent_dim_pi = self.inner.latent_dim_pi
+        self.latent_dim_vf = self.inner.latent_dim_vf
+        self.action_features: torch.Tensor | None = None
+
+    def _base(self, features: torch.Tensor) -> torch.Tensor:
+        base = features[:, : self.base_size]
+        return torch.sign(base) * torch.log1p(torch.abs(base)) if self.signed_log else base
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        self.action_features = features[:, self.base_size :].detach()  # inputs: no gradient needed
+        return self.inner.forward_actor(self._base(features))
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.inner.forward_critic(self._base(features))
+
+
+class ActionFeatureHead(nn.Module):
+    """``action_net`` of :class:`ActionFeaturePolicy` (see the module docstring for the logit); reads the
+    action features that ``extractor.forward_actor`` kept for the same batch."""
+
+    def __init__(self, extractor: ActionFeatureExtractor, num_actions: int, feature_size: int, embed_dim: int) -> None:
+        super().__init__()
+        hidden_dim = extractor.latent_dim_pi
+        self._extractor = [extractor]  # a plain reference: its parameters belong to the policy, not here
+        self.num_actions = num_actions
+        self.feature_size = feature_size
+        self.bias = nn.Linear(hidden_dim, num_actions)
+        self.weights = nn.Linear(hidden_dim, feature_size)
+        self.embed = nn.Linear(feature_size, embed_dim) if embed_dim else None
+        self.query = nn.Linear(hidden_dim, embed_dim) if embed_dim else None
+
+    def forward(self, hidden: torch.Tensor) -> torch.Tensor:
+        features = self._extractor[0].action_features
+        if features is None or features.shape[0] != hidden.shape[0]:
+            raise RuntimeError("ActionFeatureHead: call mlp_extractor.forward_actor on the same batch first")
+        phi = features.reshape(-1, self.num_actions, self.feature_size)
+        logits = self.bias(hidden) + torch.bmm(phi, self.weights(hidden).unsqueeze(2)).squeeze(2)
+        if self.embed is not None:
+            embedded = torch.relu(self.embed(phi))
+            logits = logits + torch.bmm(embedded, self.query(hidden).unsqueeze(2)).squeeze(2)
+        return logits
+
+
+class ActionFeaturePolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy over ``observation ++ action features`` (see the module docstring).
+
+    Extra keyword arguments: ``env_id`` and ``game_options`` (the game whose features these are:
+    sizes are taken from it), ``embed_dim`` (the learned feature embedding, 0 for none) and
+    ``signed_log`` (squash the observation part).
+    """
+
+    def __init__(
+        self,
+        observation_space: Any,
+        action_space: Any,
+        lr_schedule: Any,
+        *,
+        env_id: str,
+        game_options: dict[str, Any],
+        embed_dim: int = 0,
+        signed_log: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        from pirate_envs.core.registry import game_class
+
+        game = game_class(env_id)(**game_options)
+        if not game.action_feature_size:
+            raise ValueError(f"ActionFeaturePolicy: {env_id} defines no per-action features")
+        expected = (game.augmented_observation_size,)
+        if tuple(observation_space.shape) != expected or int(action_space.n) != game.num_actions:
+            raise ValueError(
+                f"ActionFeaturePolicy: {env_id} {game_options} needs observations of shape {expected} "
+                f"(make_gym(..., action_features=True)) and {game.num_actions} actions; got "
+                f"{tuple(observation_space.shape)} and {action_space}"
+            )
+        self.env_id = env_id
+        self.game_options = dict(game_options)
+        self.game = game
+        self.embed_dim = int(embed_dim)
+        self.signed_log = bool(signed_log)
+        super().__init__(observation_space, action_space, lr_schedule, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        game = self.game
+        self.mlp_extractor = ActionFeatureExtractor(
+            game.observation_size, self.net_arch, self.activation_fn, self.signed_log
+        )
+
+    def _build(self, lr_schedule: Any) -> None:
+        self._build_mlp_extractor()
+        game = self.game
+        self.action_net = ActionFeatureHead(
+            self.mlp_extractor, game.num_actions, game.action_feature_size, self.embed_dim
+        )
+        self.value_net = nn.Linear(self.mlp_extractor.latent_dim_vf, 1)
+        if self.ortho_init:
+            gains = {self.mlp_extractor: np.sqrt(2), self.action_net: 0.01, self.value_net: 1.0}
+            for module, gain in gains.items():
+                module.apply(partial(self.init_weights, gain=gain))
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data.update(
+            env_id=self.env_id, game_options=self.game_options, embed_dim=self.embed_dim, signed_log=self.signed_log
+        )
+        return data
+
+    def augment(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """A seat's plain observation and mask -> this network's input."""
+        return self.game.observation_with_action_features(observation, action_mask)
+
+
+class FlatRolloutBuffer(MaskableRolloutBuffer):
+    """sb3-contrib's masked rollout buffer for big observations: the observation array is allocated
+    once, and flattened without SB3's swap of the step and env axes.
+
+    SB3 allocates a fresh zeroed array at every rollout and copies it once more to swap the axes;
+    with ~10,000 floats per observation that is 180 MB of new memory the kernel must fault in and
+    zero twice per update (about 1.7 s of a 7 s potsm rollout). The swap keeps each env's steps
+    together, which nothing needs once the advantages are computed (minibatches are drawn by a
+    random permutation of all the rows); every array is flattened the same way, so rows stay aligned.
+    Every slot of the reused array is written before it is read.
+    """
+
+    def reset(self) -> None:
+        kept = getattr(self, "_kept_observations", None)
+        super().reset()
+        if isinstance(kept, np.ndarray) and kept.shape == self.observations.shape:
+            self.observations = kept
+        self._kept_observations = self.observations  # get() replaces the attribute by a flat view
+
+    def to_torch(self, array: np.ndarray, copy: bool = True) -> torch.Tensor:
+        # the minibatch arrays are fresh copies already (fancy indexing): share their memory
+        return torch.as_tensor(array, device=self.device)
+
+    @staticmethod
+    def swap_and_flatten(arr: np.ndarray) -> np.ndarray:
+        shape = arr.shape
+        if len(shape) < 3:
+            shape = (*shape, 1)
+        return arr.reshape(shape[0] * shape[1], *shape[2:])
