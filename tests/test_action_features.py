@@ -262,9 +262,9 @@ def test_a_training_run_with_action_features_clones_trains_resumes_and_evaluates
 
 
 def test_dead_mans_draw_draw_and_stop_rows_count_the_pile_as_the_engine_holds_it():
-    """DMD-501/510/512/514a/701, DMD-1069: STOP's row is the points banking adds; DRAW's bust chance is
-    the share of the real draw pile that busts the row (the pile's make-up is public), exact when the
-    top card was peeked (DMD-1071); a bust would cost what lies right of the rightmost Anchor."""
+    """DMD-401, DMD-505c, DMD-514a, DMD-518..520, DMD-701, DMD-1069: STOP's row is the points banking
+    adds; DRAW's bust chance is the share of the real draw pile that busts the row (the pile's make-up
+    is public), exact when the top card was peeked (DMD-1071)."""
     from pirate_envs.games.dead_mans_draw import actions as dmd
     from pirate_envs.games.dead_mans_draw.action_features import SCALE
     from pirate_envs.games.dead_mans_draw.cards import CARD_SUIT, CHEST, KEY
@@ -294,7 +294,7 @@ def test_dead_mans_draw_draw_and_stop_rows_count_the_pile_as_the_engine_holds_it
 
 
 def test_dead_mans_draw_target_rows_name_the_card_at_stake():
-    """DMD-603 (Cannon) and DMD-611 (Sword): each target row carries the opponent's loss, and a Sword's
+    """DMD-602 (Cannon) and DMD-610 (Sword): each target row carries the opponent's loss, and a Sword's
     row whether the taken card would bust the row."""
     from pirate_envs.games.dead_mans_draw import actions as dmd
     from pirate_envs.games.dead_mans_draw.cards import CARD_SUIT, NUM_SUITS
@@ -325,3 +325,46 @@ def test_a_config_asking_features_of_a_game_without_them_is_refused():
     config = {"env": {"id": "tortuga_v0"}, "run": {"total_timesteps": 10}, "network": {"action_features": True}}
     with pytest.raises(ConfigError, match=r"network.action_features: tortuga_v0 has no per-action features; games wi"):
         validate_config(config)
+
+
+def test_flat_rollout_buffer_keeps_rows_aligned_and_reuses_its_observation_array():
+    """FlatRolloutBuffer skips SB3's axis swap and reallocation; every sample's observation must still
+    belong to its own action, value and mask, rollout after rollout."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from gymnasium import spaces
+
+    from pirate_envs.core.action_feature_policy import FlatRolloutBuffer
+
+    n_steps, n_envs = 8, 3
+    buffer = FlatRolloutBuffer(n_steps, spaces.Box(-1e6, 1e6, (4,)), spaces.Discrete(50), n_envs=n_envs)
+    first = None
+    for rollout in range(2):
+        buffer.reset()
+        if first is None:
+            first = buffer.observations
+        assert buffer.observations is first  # allocated once
+        for step in range(n_steps):
+            tag = np.array([100 * rollout + 10 * step + env for env in range(n_envs)], dtype=np.float32)
+            obs = np.repeat(tag[:, None], 4, axis=1)
+            actions = (tag % 50).astype(np.int64)[:, None]
+            masks = np.zeros((n_envs, 50), dtype=bool)
+            masks[np.arange(n_envs), actions[:, 0]] = True
+            buffer.add(
+                obs,
+                actions,
+                np.zeros(n_envs),
+                np.zeros(n_envs),
+                torch.as_tensor(tag),
+                torch.zeros(n_envs),
+                action_masks=masks,
+            )
+        buffer.compute_returns_and_advantage(torch.zeros(n_envs), np.zeros(n_envs))
+        seen = []
+        for batch in buffer.get(batch_size=5):
+            tags = batch.observations[:, 0].numpy()
+            assert np.array_equal(tags % 50, batch.actions.numpy().ravel())
+            assert np.array_equal(tags, batch.old_values.numpy())
+            assert batch.action_masks.numpy()[np.arange(len(tags)), (tags % 50).astype(int)].all()
+            seen.extend(tags.tolist())
+        assert sorted(seen) == sorted(100 * rollout + 10 * s + e for s in range(n_steps) for e in range(n_envs))

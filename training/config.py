@@ -516,7 +516,7 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
         raise fail(
             "env.seat", f"must be in [0, {game.num_players}) for {game.num_players} players or 'random'; got {seat}"
         )
-    if config["network"]["action_features"] and not game.action_feature_size:
+    if config.get("network", {}).get("action_features") and not game.action_feature_size:
         having = [e for e in pirate_envs.ENV_IDS if game_class(e)().action_feature_size]
         raise fail("network.action_features", f"{env['id']} has no per-action features; games with them: {having}")
     return game

@@ -4,13 +4,15 @@ Computed from the seat's own observation and action mask alone (public counting,
 bot does), so they show nothing the observation does not. One row of ``CHANNELS`` values per action;
 scores are in tenths of points (DMD-701 ``S / 10``), so every value stays within a few units:
 
-0. STOP (DMD-510): what banking the row now adds to the seat's score (with a due Key + Chest bonus)
-1. DRAW (DMD-501): the expected change of the seat's banked value from one more draw, over the cards
+0. STOP (DMD-401, DMD-518..520): what banking the row now adds to the seat's score (with a due Key +
+   Chest bonus, estimated as the bot does)
+1. DRAW (DMD-401): the expected change of the seat's banked value from one more draw, over the cards
    the draw pile may hold (a peeked top card, DMD-1071, makes it exact)
-2. DRAW: the chance that the draw busts the row (DMD-512; Uncharted Waters counts equal values)
+2. DRAW: the chance that the draw busts the row (DMD-505c; Uncharted Waters counts equal values)
 3. DRAW: what a bust would cost (the row cards right of the rightmost Anchor, DMD-514a)
-4. a card the action takes or moves (Sword, Plunderer, Hook, Map, Mermaid, Rake: DMD-603..640): its
-   gain to the seat's score (a Hook or Navigator suit choice: minus what the seat gives up)
+4. a card the action takes or moves (Sword DMD-610, Hook DMD-605, Map DMD-607, Plunderer, Rake, the
+   mermaid variant's pick): its gain to the seat's score (a Hook or Navigator suit choice: minus what
+   the seat gives up)
 5. a card the action takes from or destroys for an opponent (Cannon, Sword, Plunderer): that
    opponent's loss, doubled for the leader
 6. that card would bust the seat's row (0/1)
