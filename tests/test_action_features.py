@@ -11,13 +11,13 @@ import pytest
 import pirate_envs
 from pirate_envs.core.errors import InvalidOptionError
 from pirate_envs.core.gym_env import make_gym
-from pirate_envs.core.registry import game_class
+from pirate_envs.core.registry import feature_env_ids, game_class
 from pirate_envs.games.potsm.action_features import BASE_CHANNELS, num_channels
 from pirate_envs.games.potsm.actions import ACCUSE_BASE, FOG_ACTION
 from pirate_envs.games.potsm.cards import MUTINY, NUM_SHIPS
 from pirate_envs.games.potsm.game import PotsmGame
 
-FEATURE_GAMES = [e for e in pirate_envs.ENV_IDS if game_class(e)().action_feature_size]
+FEATURE_GAMES = feature_env_ids()
 
 
 def random_states(game, games: int, seed: int):

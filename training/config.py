@@ -500,7 +500,7 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
     """The env id and rule options must make a game; returns it (the engine ``Game``)."""
     import pirate_envs
     from pirate_envs.core.errors import InvalidOptionError
-    from pirate_envs.core.registry import game_class
+    from pirate_envs.core.registry import feature_env_ids, game_class
 
     env = config["env"]
     if env["id"] not in pirate_envs.ENV_IDS:
@@ -517,8 +517,10 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
             "env.seat", f"must be in [0, {game.num_players}) for {game.num_players} players or 'random'; got {seat}"
         )
     if config.get("network", {}).get("action_features") and not game.action_feature_size:
-        having = [e for e in pirate_envs.ENV_IDS if game_class(e)().action_feature_size]
-        raise fail("network.action_features", f"{env['id']} has no per-action features; games with them: {having}")
+        raise fail(
+            "network.action_features",
+            f"{env['id']} has no per-action features; games with them: {', '.join(feature_env_ids())}",
+        )
     return game
 
 

@@ -192,7 +192,7 @@ class Game:
         return self._action_features(observation, action_mask)
 
     def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        raise NotImplementedError(f"{self.game_id} sets action_feature_size but does not define _action_features")
 
     def observation_with_action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The observation followed by the flattened action features (float32), as the Gymnasium adapter's

@@ -63,7 +63,7 @@ from pirate_envs.core.env_options import (
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.policy import Policy, RandomPolicy, choose_action, resolve_policy
-from pirate_envs.core.registry import ENV_IDS, game_class
+from pirate_envs.core.registry import ENV_IDS, feature_env_ids, game_class
 from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
 
 SEAT_CHOICES = "an int seat index or 'random'"
@@ -208,10 +208,9 @@ class PirateGymEnv(gymnasium.Env):
         if not isinstance(value, (bool, np.bool_)):
             raise InvalidOptionError(f"{self.env_id}: action_features must be True or False, got {value!r}")
         if value and not self.game.action_feature_size:
-            supported = [e for e in ENV_IDS if game_class(e)().action_feature_size]
             raise InvalidOptionError(
                 f"{self.env_id} defines no per-action features; action_features=True works with: "
-                f"{', '.join(supported) or 'no game yet'}"
+                f"{', '.join(feature_env_ids()) or 'no game yet'}"
             )
         return bool(value)
 

@@ -34,6 +34,11 @@ def game_class(env_id: str):
     return env_module(env_id).Game
 
 
+def feature_env_ids() -> tuple[str, ...]:
+    """The env ids whose games define per-action features (``Game.action_feature_size > 0``)."""
+    return tuple(e for e in ENV_IDS if game_class(e)().action_feature_size)
+
+
 def make(env_id: str, **options: Any):
     """The wrapped PettingZoo AEC env of ``env_id`` (same as ``pirate_envs.<env_id>.env(**options)``)."""
     return env_module(env_id).env(**options)

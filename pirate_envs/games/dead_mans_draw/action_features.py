@@ -55,11 +55,9 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, reader: He
     elif phase in _SUIT_PHASES:
         for a in legal:
             suit = a - act.OWN_SUIT_BASE
-            mine = reader.colls[0]
-            card = max(c for c in mine if CARD_SUIT[c] == suit)
-            rest = [c for c in mine if c != card]
+            card, cost = reader.top_card_loss(0, suit)
             row = out[a]
-            row[4] = -(reader.score(mine) - reader.score(rest)) * SCALE
+            row[4] = -cost * SCALE
             row[6] = phase == act.HOOK_SUIT and reader.busts(card)
             row[7] = ABILITY_BONUS.get(suit, 0.0)
     elif phase in _CARD_PHASES:
@@ -72,27 +70,14 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, reader: He
     return out
 
 
-def _bank_value(reader: HeuristicPolicy, row: list[int]) -> float:
-    value = reader.gain(row, [])
-    if reader.bonus_due(row):
-        value += 1.2 * len(row)
-    return value
-
-
 def _draw_or_stop(reader: HeuristicPolicy, out: np.ndarray) -> None:
     row = reader.row
-    bank = _bank_value(reader, row)
+    bank = reader.bank_value(row)
     out[act.STOP, 0] = bank * SCALE
-    top = reader.known[0]
-    if top >= 0:
-        pile = [top]
-    else:
-        deeper = {c for c in reader.known[1:] if c >= 0}
-        pile = [c for c in reader.pile if c not in deeper] or reader.pile
+    pile = reader.next_draws()
     if not pile:
         return
-    lost = reader.unprotected()
-    lost_value = bank - reader.gain([c for c in row if c not in lost], [])
+    lost_value = reader.bust_cost(bank)
     busts = 0
     total = 0.0
     for c in pile:
@@ -100,7 +85,7 @@ def _draw_or_stop(reader: HeuristicPolicy, out: np.ndarray) -> None:
             busts += 1
             total -= lost_value
         else:
-            total += _bank_value(reader, [*row, c]) - bank
+            total += reader.bank_value([*row, c]) - bank
     draw = out[act.DRAW]
     draw[1] = total / len(pile) * SCALE
     draw[2] = busts / len(pile)
@@ -109,12 +94,9 @@ def _draw_or_stop(reader: HeuristicPolicy, out: np.ndarray) -> None:
 
 def _target(reader: HeuristicPolicy, out: np.ndarray, a: int, phase: int) -> None:
     k, suit = divmod(a - reader.game.target_base, NUM_SUITS)
-    k += 1
-    theirs = reader.colls[k]
-    card = max(c for c in theirs if CARD_SUIT[c] == suit)
-    rest = [c for c in theirs if c != card]
+    card, loss = reader.top_card_loss(k + 1, suit)
     row = out[a]
-    row[5] = (reader.score(theirs) - reader.score(rest)) * reader.leader_weight(k) * SCALE
+    row[5] = loss * reader.leader_weight(k + 1) * SCALE
     if phase != act.CANNON_TARGET:
         row[4] = reader.gain([card], reader.row) * SCALE
         row[6] = phase == act.SWORD_TARGET and reader.busts(card)

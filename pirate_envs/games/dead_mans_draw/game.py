@@ -146,7 +146,9 @@ class DmdGame(Game):
         self.num_actions = act.num_actions(n)
         self.target_base = act.target_base(n)
         self.observation_size = observation_size(n)
-        self.action_feature_size = 8  # action_features.CHANNELS
+        from pirate_envs.games.dead_mans_draw.action_features import CHANNELS  # it imports the heuristic bot
+
+        self.action_feature_size = CHANNELS
         self._feature_reader = None
         self.deck = deck_cards(self.mermaid_variant)
         self.lowest = starting_discard_cards(self.mermaid_variant)
@@ -156,7 +158,7 @@ class DmdGame(Game):
         return act.action_to_string(action, self.num_players)
 
     def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        from pirate_envs.games.dead_mans_draw.action_features import action_features  # it imports the bot
+        from pirate_envs.games.dead_mans_draw.action_features import action_features
         from pirate_envs.games.dead_mans_draw.heuristic import HeuristicPolicy
 
         if self._feature_reader is None:

@@ -191,41 +191,53 @@ class HeuristicPolicy:
         suits = {CARD_SUIT[c] for c in row}
         return KEY in suits and CHEST in suits
 
+    def bank_value(self, row) -> float:
+        """What stopping with ``row`` adds to the bot's score; a due Key+Chest bonus counts 1.2 a card."""
+        return self.gain(row, []) + (1.2 * len(row) if self.bonus_due(row) else 0.0)
+
+    def next_draws(self) -> list[int]:
+        """The cards the next draw may be: the peeked top card, else the pile less the cards peeked deeper."""
+        if self.known[0] >= 0:
+            return [self.known[0]]
+        deeper = {c for c in self.known[1:] if c >= 0}
+        return [c for c in self.pile if c not in deeper] or self.pile
+
+    def bust_cost(self, bank_value: float) -> float:
+        """Of ``bank_value``, what a bust now would lose (the unprotected row cards, DMD-514a)."""
+        lost_cards = self.unprotected()
+        return bank_value - self.gain([c for c in self.row if c not in lost_cards], [])
+
     def should_draw(self) -> bool:
         row = self.row
         top = self.known[0]
         if top >= 0:
             return not self.busts(top) or not row
-        deeper = {c for c in self.known[1:] if c >= 0}
-        pile = [c for c in self.pile if c not in deeper] or self.pile
+        pile = self.next_draws()
         if not row:
             return True
-        bank_value = self.gain(row, [])
-        if self.bonus_due(row):
-            bank_value += 1.2 * len(row)
+        bank = self.bank_value(row)
         if self.variant == SUDDEN_DEATH and self.score([*self.colls[0], *row]) >= 150:
             return False
-        lost_cards = self.unprotected()
-        kept_cards = [c for c in row if c not in lost_cards]
-        lost_value = bank_value - self.gain(kept_cards, [])
+        lost_value = self.bust_cost(bank)
         total = 0.0
         for c in pile:
             if self.busts(c):
                 total -= lost_value
             else:
-                new_row = [*row, c]
-                value = self.gain(new_row, []) + (1.2 * len(new_row) if self.bonus_due(new_row) else 0.0)
-                total += value - bank_value + ABILITY_BONUS.get(CARD_SUIT[c], 0.0) * 0.5
+                total += self.bank_value([*row, c]) - bank + ABILITY_BONUS.get(CARD_SUIT[c], 0.0) * 0.5
         return total / len(pile) > self.margin
+
+    def top_card_loss(self, k: int, suit: int) -> tuple[int, float]:
+        """The top card of suit ``suit`` in the collection of the seat at offset ``k`` and what losing it
+        costs that seat's score."""
+        theirs = self.colls[k]
+        card = max(c for c in theirs if CARD_SUIT[c] == suit)
+        return card, self.score(theirs) - self.score([c for c in theirs if c != card])
 
     def target_value(self, action: int, phase: int) -> float:
         k, suit = divmod(action - self.game.target_base, NUM_SUITS)
         k += 1
-        theirs = self.colls[k]
-        stack = [c for c in theirs if CARD_SUIT[c] == suit]
-        card = max(stack)
-        rest = [c for c in theirs if c != card]
-        loss = self.score(theirs) - self.score(rest)
+        card, loss = self.top_card_loss(k, suit)
         weight = self.leader_weight(k)
         if phase == act.CANNON_TARGET:
             return loss * weight
@@ -237,10 +249,7 @@ class HeuristicPolicy:
         return mine + loss * weight * 0.5  # PLUNDER_PICK
 
     def own_suit_value(self, suit: int, phase: int) -> float:
-        stack = [c for c in self.colls[0] if CARD_SUIT[c] == suit]
-        card = max(stack)
-        rest = [c for c in self.colls[0] if c != card]
-        cost = self.score(self.colls[0]) - self.score(rest)
+        card, cost = self.top_card_loss(0, suit)
         if phase == act.NAVIGATOR_SELF:
             return -cost
         if self.busts(card):

@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from pirate_envs.games.potsm.actions import ACCUSE_BASE, ACCUSE_DISCARD_BASE, FOG_ACTION, REPAIR_ACTION
-from pirate_envs.games.potsm.cards import NATION_OF_SHIP, NUM_ADVENTURE_TYPES, NUM_SHIPS
+from pirate_envs.games.potsm.cards import NATION_OF_SHIP, NUM_SHIPS
 from pirate_envs.games.potsm.heuristic import DECK_MIX, line_after_move, resolve_adventure
 from pirate_envs.games.potsm.observation import field_slices
 
@@ -91,7 +91,7 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, num_player
     unrevealed = [x < 0.5 for x in revealed]
 
     def resolve(new_line: list[int], new_damaged: list[int]) -> tuple[list[float], list[int]]:
-        if card < 0 or card >= NUM_ADVENTURE_TYPES:
+        if card < 0:  # no adventure face up
             return [0.0] * NUM_SHIPS, new_damaged
         return resolve_adventure(card, new_line, new_damaged, fame, unrevealed)
 

@@ -48,7 +48,6 @@ from pirate_envs.games.potsm.cards import (
     NUM_ADVENTURE_TYPES,
     NUM_MOVE_CARDS,
     NUM_MOVE_TYPES,
-    NUM_SHIPS,
     POSITION_AWARDS,
     POSITION_DAMAGE,
     RIP_DISTANCE,
@@ -160,7 +159,9 @@ class PotsmGame(Game):
         self.score_scale: float = self.options["score_scale"]
         self.num_actions = act.num_actions(n)
         self.observation_size = observation_size(n)
-        self.action_feature_size = NUM_SHIPS * (8 + n - 1)  # action_features.py: 9 ships x K channels
+        from pirate_envs.games.potsm.action_features import feature_size  # it imports the heuristic, which imports us
+
+        self.action_feature_size = feature_size(n)
         self.pirates_per_player = pirates_per_player(n)  # PSM-303
         self.unused_pirates = 9 - n * self.pirates_per_player
         self.hand_size = hand_size(n)  # PSM-803
@@ -171,7 +172,7 @@ class PotsmGame(Game):
         self._accuse_actions: dict[bytes, list[int]] = {}
 
     def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        from pirate_envs.games.potsm.action_features import action_features  # it imports the heuristic
+        from pirate_envs.games.potsm.action_features import action_features
 
         return action_features(observation, action_mask, self.num_players)
 
