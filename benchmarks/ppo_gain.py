@@ -27,6 +27,8 @@ from typing import Any
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's training package
+
 from training.inputs import EXIT_USAGE, InputError
 from training.stats import Z_95
 from training.tournament import prepare_tournament, run_prepared

@@ -34,15 +34,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pirate_envs.core.registry import ENV_IDS
-from training.inputs import EXIT_USAGE, InputError, make_game, parse_options
-from training.ship import YARDSTICK_FIELDS
-from training.stats import Z_95
-from training.tournament import prepare_tournament, run_prepared
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the checkout's training package (the wheel has it as pirate_envs.training)
+
+from pirate_envs.core.registry import ENV_IDS  # noqa: E402
+from training.inputs import EXIT_USAGE, InputError, make_game, parse_options  # noqa: E402
+from training.ship import YARDSTICK_FIELDS  # noqa: E402
+from training.stats import Z_95  # noqa: E402
+from training.tournament import prepare_tournament, run_prepared  # noqa: E402
 
 OPPONENTS = ("random", "heuristic")
 CHECKPOINT = "checkpoint"
-ROOT = Path(__file__).resolve().parents[1]
 RECORDED = YARDSTICK_FIELDS
 
 

@@ -7,9 +7,12 @@
 ``ENV_IDS`` lists the registered games; ``make(env_id, **options)`` builds one by id.
 ``make_gym(env_id, seat=0, opponents="random", **options)`` is the single-agent Gymnasium view
 (also registered as ``pirate_envs/<Name>-v0``, see ``gym_id``), ``SelfPlayPool`` its self-play
-opponent pool and ``CheckpointPolicy`` (needs the ``train`` extra) plays a trained checkpoint.
+opponent pool and ``CheckpointPolicy`` (needs the ``train`` extra) plays a trained checkpoint;
+``pirate_envs.shipped.shipped_policy(env_id)`` is the game's shipped agent (the policy spec ``"shipped"``).
+``__version__`` comes from ``pirate_envs/_version.py``.
 """
 
+from pirate_envs._version import __version__ as __version__
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import TERMINAL
 from pirate_envs.core.gym_env import gym_id, make_gym, register_gym_envs
@@ -17,8 +20,6 @@ from pirate_envs.core.interop import register_pettingzoo_envs
 from pirate_envs.core.policy import Policy, RandomPolicy
 from pirate_envs.core.registry import ENV_IDS, game_class, make, make_heuristic
 from pirate_envs.core.selfplay import SelfPlayPool
-
-__version__ = "0.1.0"
 
 register_gym_envs()
 register_pettingzoo_envs()  # pettingzoo.make("aec", "pirate_envs/potsm_v0"), where PettingZoo has a registry

@@ -20,6 +20,7 @@ import sys
 import numpy as np
 
 import pirate_envs
+from pirate_envs.cli import command_prog
 from pirate_envs.core.policy import RandomPolicy
 from pirate_envs.core.registry import env_module
 from pirate_envs.core.render_modes import TablePainter
@@ -112,7 +113,9 @@ def write_gif(frames: list, path: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Play one demo game: heuristic bot (seat 0) vs random bots.")
+    parser = argparse.ArgumentParser(
+        prog=command_prog(__spec__.name), description="Play one demo game: heuristic bot (seat 0) vs random bots."
+    )
     parser.add_argument("env_id", nargs="?", default="potsm_v0", help=f"one of {', '.join(pirate_envs.ENV_IDS)}")
     parser.add_argument("--num-players", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)

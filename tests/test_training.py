@@ -52,7 +52,7 @@ def test_every_game_has_a_config(env_id):
 
 def test_defaults_are_filled_in():
     config = validate_config(MINIMAL)
-    assert config["vec_env"] == {"n_envs": 4, "kind": "dummy", "workers": 2}
+    assert config["vec_env"] == {"n_envs": 4, "kind": "dummy", "workers": 2, "lockstep": False}
     assert config["env"]["seat"] == "random"
     assert "ppo.learning_rate" in describe_schema()
 

@@ -128,3 +128,17 @@ def test_command_line_checkpoint_row(tmp_path, capsys):
     assert result["checkpoint"].endswith(f"checkpoints/{DMD}/model.zip")
     assert result["table"]["checkpoint"]["heuristic"]["games"] == 4
     assert "checkpoint / P" in capsys.readouterr().out
+
+
+def test_a_new_checkpoint_keeps_the_game_yardsticks_and_the_bots_exploit_figures():
+    from training.ship import _yardsticks_of
+
+    game = {"env_id": "madame_ching_v0", "num_players": 4, "options": {}}
+    old = {
+        **game,
+        "parity_win_rate": 0.25,
+        "exploit": {"shipped": {"responder_win_rate": 0.32}, "heuristic": {"responder_win_rate": 0.12}},
+    }
+    kept = _yardsticks_of(old, {**game, "win_rate": 0.5})
+    assert kept == {"parity_win_rate": 0.25, "exploit": {"heuristic": {"responder_win_rate": 0.12}}}
+    assert _yardsticks_of(old, {**game, "num_players": 3}) == {}  # another player count: nothing carries over

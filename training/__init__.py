@@ -5,5 +5,7 @@
 - ``python -m training.evaluate`` — tournaments and checkpoint evaluations.
 - ``python -m training.play`` — a person against bots.
 
-This package imports ``pirate_envs``, never the reverse; it needs the ``train`` extra.
+This package imports ``pirate_envs``, never the reverse; it needs the ``train`` extra. Installed from a
+wheel it is ``pirate_envs.training`` (its modules import each other relatively, so both names work; the
+``pirate-envs`` command runs them: ``pirate-envs train``, ...; docs/engine.md, "Packaging").
 """

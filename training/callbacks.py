@@ -27,16 +27,17 @@ from stable_baselines3.common.callbacks import BaseCallback
 from pirate_envs.core.checkpoint_policy import NetworkPolicy
 from pirate_envs.core.registry import game_class
 from pirate_envs.core.selfplay import SelfPlayPool
-from training.checkpoints import (
+
+from .checkpoints import (
     POOL_DIR,
     atomic_save_model,
     atomic_write_json,
     atomic_write_text,
     save_checkpoint,
 )
-from training.curriculum import OpponentSchedule
-from training.matches import play_matches
-from training.plotting import plot_learning_curve
+from .curriculum import OpponentSchedule
+from .matches import play_matches
+from .plotting import plot_learning_curve
 
 EVAL_SEED_OFFSET = 1_000_003  # evaluation deals differ from training deals but repeat across evaluations
 

@@ -104,10 +104,16 @@ SCHEMA: dict[str, dict[str, Field]] = {
             str,
             "dummy",
             "dummy: all envs in this process; subproc: one process each; "
-            "batched: the envs split over `workers` processes, masks sent with each step",
-            choices=("dummy", "subproc", "batched"),
+            "batched: the envs split over `workers` processes, masks sent with each step; "
+            "lockstep: all envs in this process, stepped together, network opponents deciding for all at once",
+            choices=("dummy", "subproc", "batched", "lockstep"),
         ),
         "workers": Field(int, 2, "processes of the batched kind", minimum=1, maximum=256),
+        "lockstep": Field(
+            bool,
+            False,
+            "batched kind: each process steps its envs together, network opponents deciding for all of them at once",
+        ),
     },
     "ppo": {
         "learning_rate": Field(float, 3.0e-4, "Adam step size", minimum=0.0, exclusive_minimum=True),
@@ -255,7 +261,10 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     """Parse a YAML config file; a missing file or broken YAML raises :class:`ConfigError`."""
     path = Path(path)
     if not path.is_file():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
+        from pirate_envs.shipped import config_names
+
+        names = ", ".join(config_names())
+        raise ConfigError(f"config file {str(path)!r} does not exist (or name a shipped config: {names})")
     try:
         data = parse_yaml(path.read_text())
     except yaml.YAMLError as err:
@@ -324,7 +333,13 @@ def _child(node: Any, part: str, path: str, source: str, create: bool) -> Any:
 
 
 def load_config(path: str | Path, overrides: list[str] | None = None, check_files: bool = True) -> dict[str, Any]:
-    """Read, override and validate a config file; returns the complete config (defaults filled in)."""
+    """Read, override and validate a config file; returns the complete config (defaults filled in).
+
+    ``path`` may also name a shipped config (a game id such as ``potsm_v0``, or ``quickstart``) when no
+    file of that name exists: :func:`pirate_envs.shipped.config_path`."""
+    from pirate_envs.shipped import config_path
+
+    path = config_path(path)
     data = apply_overrides(read_yaml(path), overrides or [])
     return validate_config(data, source=str(path), check_files=check_files)
 
@@ -527,7 +542,7 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
 def _check_init_from_game(path: str, env_id: str, game: Any, fail: Callable) -> None:
     """``run.init_from`` must be a sound model zip for this game: read from the zip's own records (its
     spaces, the env id its run files name) in milliseconds, before any env or network is built."""
-    from training.checkpoints import model_zip_problem, model_zip_unfit, recorded_env_id
+    from .checkpoints import model_zip_problem, model_zip_unfit, recorded_env_id
 
     if model_zip_problem(path) is None:
         recorded = recorded_env_id(path)
@@ -623,3 +638,101 @@ def describe_schema() -> str:
             default = "(required)" if field.default is REQUIRED else repr(field.default)
             lines.append(f"{section}.{name}: {field.doc}. Default {default}; allowed: {field.allowed()}")
     return "\n".join(lines)
+
+
+# --- typed config (training/config_types.py, generated from SCHEMA) ---------------------------------------
+TYPES_MODULE = Path(__file__).with_name("config_types.py")
+_PY_TYPES = {
+    int: "int",
+    float: "float",
+    bool: "bool",
+    str: "str",
+    "int_list": "list[int]",
+    "str_list": "list[str]",
+    "mapping": "dict[str, Any]",
+    "seat": "int | str",
+    "stages": "list[dict[str, Any]]",
+}
+
+
+def section_class_name(section: str) -> str:
+    return "".join(part.capitalize() for part in section.split("_")) + "Config"
+
+
+def field_type(field: Field) -> str:
+    """The Python annotation of a config key (``float | None`` for a nullable float)."""
+    return _PY_TYPES[field.kind] + (" | None" if field.nullable else "")
+
+
+def render_config_types() -> str:
+    """The source of ``training/config_types.py``: one dataclass per :data:`SCHEMA` section, each key a field
+    with its type, default and help (``metadata``), and :class:`TrainConfig` holding the sections."""
+    out = [
+        '"""The typed training config: one dataclass per section of ``training.config.SCHEMA``.',
+        "",
+        "GENERATED from the schema by ``python -m training.config --write-types``; do not edit by hand",
+        "(tests/test_config_types.py checks it is current). Each field carries the key's type, default and",
+        "``metadata`` help (``help``, ``allowed``), the facts of docs/training.md's reference table::",
+        "",
+        "    from training.config import load_typed_config",
+        '    config = load_typed_config("configs/potsm_v0.yaml")   # a TrainConfig',
+        "    config.ppo.learning_rate                              # 5e-05 (float)",
+        "    config.to_dict()                                      # the plain nested dict (config.yaml)",
+        '"""',
+        "",
+        "# ruff: noqa: E501  (the help texts are the schema's, one string each)",
+        "",
+        "from __future__ import annotations",
+        "",
+        "from collections.abc import Mapping",
+        "from dataclasses import asdict, dataclass, field, fields",
+        "from typing import Any",
+        "",
+    ]
+    for section, keys in SCHEMA.items():
+        out += ["", "@dataclass", f"class {section_class_name(section)}:", f'    """Section ``{section}``."""', ""]
+        ordered = sorted(keys.items(), key=lambda item: item[1].default is not REQUIRED)  # required keys first
+        for name, field in ordered:
+            meta = f"metadata={{'help': {field.doc!r}, 'allowed': {field.allowed()!r}}}"
+            if field.default is REQUIRED:
+                value = f"field({meta})"
+            elif isinstance(field.default, (list, dict)):
+                value = f"field(default_factory=lambda: {field.default!r}, {meta})"
+            else:
+                value = f"field(default={field.default!r}, {meta})"
+            out.append(f"    {name}: {field_type(field)} = {value}")
+    out += ["", "", "SECTIONS: dict[str, type] = {"]
+    out += [f"    {section!r}: {section_class_name(section)}," for section in SCHEMA]
+    out += ["}", "", "", "@dataclass", "class TrainConfig:", '    """A complete, validated training config."""', ""]
+    out += [f"    {section}: {section_class_name(section)}" for section in SCHEMA]
+    out += [
+        "",
+        "    @classmethod",
+        "    def from_dict(cls, config: Mapping[str, Any]) -> TrainConfig:",
+        '        """From a validated config dict (``training.config.load_config``, ``validate_config``)."""',
+        "        return cls(**{f.name: SECTIONS[f.name](**config[f.name]) for f in fields(cls)})",
+        "",
+        "    def to_dict(self) -> dict[str, Any]:",
+        '        """The plain nested dict, sections and keys in schema order."""',
+        "        return asdict(self)",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def load_typed_config(path: str | Path, overrides: list[str] | None = None, check_files: bool = True) -> Any:
+    """:func:`load_config` as a :class:`training.config_types.TrainConfig` (attributes instead of keys)."""
+    from .config_types import TrainConfig
+
+    return TrainConfig.from_dict(load_config(path, overrides, check_files))
+
+
+if __name__ == "__main__":
+    import subprocess
+    import sys
+
+    if sys.argv[1:] != ["--write-types"]:
+        sys.exit("usage: python -m training.config --write-types   (regenerates training/config_types.py)")
+    TYPES_MODULE.write_text(render_config_types())
+    subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(TYPES_MODULE)], check=False)
+    print(f"wrote {TYPES_MODULE}")

@@ -12,6 +12,10 @@ Command line::
     python -m training.evaluate --env potsm_v0 --num-players 4 \\
         --checkpoint checkpoints/potsm_v0/model.zip --vs random heuristic --games 1000
 
+    # a sequential test: A (one seat) against B until Wald's SPRT decides; --games caps it
+    python -m training.evaluate --env dead_mans_draw_v0 --policies heuristic random --sprt \\
+        [--elo0 0 --elo1 50 --alpha 0.05 --beta 0.05]
+
 ``--replays DIR`` (either form) also writes one replay per game, ``DIR/game-NNNNN.json`` (with
 ``--checkpoint``: ``DIR/vs-<opponent>/game-NNNNN.json``); ``pirate_envs.core.replay`` loads and
 re-simulates them exactly.
@@ -23,7 +27,7 @@ before the first checkpoint is loaded.
 
 Python API (for the training pipeline and notebooks)::
 
-    from training.evaluate import run_tournament, evaluate_checkpoint
+    from .evaluate import run_tournament, evaluate_checkpoint
 
     run_tournament(env_id, num_players, policies, games=1000, seed=0, workers=1,
                    options=None, keep_games=False, progress=False) -> dict
@@ -53,9 +57,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from training.inputs import EXIT_USAGE, InputError, add_game_arguments, check_policy_spec, make_game, parse_options
-from training.report import check_report_target, checkpoint_markdown, tournament_markdown, write_report
-from training.tournament import Tournament, prepare_tournament, run_prepared, run_tournament
+from pirate_envs.cli import command_prog
+
+from .inputs import (
+    EXIT_USAGE,
+    InputError,
+    add_game_arguments,
+    check_policy_spec,
+    expand_shipped,
+    make_game,
+    parse_options,
+)
+from .report import check_report_target, checkpoint_markdown, tournament_markdown, write_report
+from .sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_ELO0, DEFAULT_ELO1, run_sprt, sprt_line
+from .tournament import Tournament, prepare_tournament, run_prepared, run_tournament
 
 __all__ = ["InputError", "evaluate_checkpoint", "main", "run_tournament"]
 
@@ -76,6 +91,7 @@ def _prepare_checkpoint_runs(
 ) -> dict[str, Tournament]:
     if not opponents:
         raise InputError("no opponents given; name at least one (random, heuristic, a checkpoint .zip)")
+    path = expand_shipped(path, env_id)
     if not Path(path).exists():
         raise InputError(f"checkpoint not found: {path}")
     game = make_game(env_id, num_players, options)
@@ -145,7 +161,7 @@ def evaluate_checkpoint(
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m training.evaluate",
+        prog=command_prog(__spec__.name),
         description="Seat-rotated tournaments between policies, with win rates (Wilson 95% CI), mean scores "
         "and OpenSkill ratings; or a checkpoint against each opponent kind.",
     )
@@ -156,22 +172,62 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="SPEC",
         help=(
-            "random | heuristic | ismcts[:iterations=N,rollout=heuristic,...] | flatmc[:rollouts=N] | PATH.zip, "
-            "1 or more"
+            "random | heuristic | shipped | ismcts[:iterations=N,rollout=heuristic,...] | flatmc[:rollouts=N] | "
+            "PATH.zip, 1 or more"
         ),
     )
-    mode.add_argument("--checkpoint", metavar="PATH", help="evaluate this checkpoint against each --vs kind")
+    mode.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        help="evaluate this checkpoint (a .zip, or 'shipped': the game's shipped agent) against each --vs kind",
+    )
     parser.add_argument("--vs", nargs="+", default=["random", "heuristic"], metavar="SPEC", help="opponent kinds")
     parser.add_argument("--games", type=int, default=1000, help="games per tournament (default 1000)")
     parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--out", default=None, help="output directory, or a .json file (the .md goes beside it)")
     parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     parser.add_argument("--replays", metavar="DIR", default=None, help="write one replay JSON per game into DIR")
+    sprt = parser.add_argument_group("sequential test (training/sprt.py)")
+    sprt.add_argument(
+        "--sprt",
+        action="store_true",
+        help="with --policies A B: play A (one seat) against B game by game until the SPRT decides (--games caps it)",
+    )
+    sprt.add_argument(
+        "--elo0", type=float, default=DEFAULT_ELO0, help=f"H0: A is this much stronger (default {DEFAULT_ELO0:g})"
+    )
+    sprt.add_argument(
+        "--elo1", type=float, default=DEFAULT_ELO1, help=f"H1: A is this much stronger (default {DEFAULT_ELO1:g})"
+    )
+    sprt.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help=f"false H1 rate (default {DEFAULT_ALPHA:g})")
+    sprt.add_argument("--beta", type=float, default=DEFAULT_BETA, help=f"false H0 rate (default {DEFAULT_BETA:g})")
     return parser
+
+
+def _main_sprt(args: argparse.Namespace) -> int:
+    try:
+        if not args.policies or len(args.policies) != 2:
+            raise InputError("--sprt needs --policies A B (exactly two: A is tested against B)")
+        if args.out or args.replays:
+            raise InputError("--sprt writes no files; leave out --out and --replays")
+        if args.games < 1:
+            raise InputError(f"--games must be a positive integer; got {args.games}")
+        options = parse_options(args.env, args.option)
+        result = run_sprt(
+            args.env, args.num_players, args.policies[0], args.policies[1], args.elo0, args.elo1, args.alpha,
+            args.beta, args.games, args.seed, options,
+        )  # fmt: skip
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(sprt_line(result), end="")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.sprt:
+        return _main_sprt(args)
     stem = "eval" if args.checkpoint else "tournament"
     try:
         if args.out:  # before any game: a result that cannot be written is lost

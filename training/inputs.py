@@ -19,6 +19,7 @@ from typing import Any
 
 from pirate_envs.core.policy import SEARCH_BOTS, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
+from pirate_envs.shipped import SHIPPED, shipped_checkpoint
 
 EXIT_USAGE = 2
 _TRUE = ("true", "yes", "on", "1")
@@ -111,6 +112,16 @@ def is_checkpoint_spec(spec: Any) -> bool:
     return spec.endswith(".zip") or "/" in spec or Path(spec).exists()
 
 
+def expand_shipped(spec: Any, env_id: str) -> Any:
+    """``spec`` with ``"shipped"`` replaced by the path of ``env_id``'s shipped ``model.zip``."""
+    if not (isinstance(spec, str) and spec == SHIPPED):
+        return spec
+    try:
+        return str(shipped_checkpoint(env_id))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
 def check_policy_spec(spec: Any, game: Any) -> None:
     """Validate ``spec`` for ``game`` cheaply, without loading a network: bots are built (milliseconds), a
     checkpoint file must exist and, for a ``.zip``, read as a model made for the game's spaces.
@@ -118,10 +129,11 @@ def check_policy_spec(spec: Any, game: Any) -> None:
     Callers check every spec this way before loading any checkpoint (seconds each), so that a typo in
     the last spec is reported at once.
     """
+    spec = expand_shipped(spec, game.game_id)
     if not is_checkpoint_spec(spec):
         load_policy(spec, game)
         return
-    from training.checkpoints import model_zip_unfit
+    from .checkpoints import model_zip_unfit
 
     path = Path(spec)
     if not path.exists():

@@ -18,7 +18,8 @@ import numpy as np
 
 from pirate_envs.core.gym_env import make_gym
 from pirate_envs.core.policy import Policy
-from training.stats import wilson_interval
+
+from .stats import wilson_interval
 
 
 @dataclass

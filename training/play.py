@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from pirate_envs.cli import command_prog
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.policy import choose_action as bot_action
 from pirate_envs.core.table import TableView, seat_name
@@ -42,7 +43,8 @@ from pirate_envs.core.table_text import (
     table_lines,
     wrap,
 )
-from training.inputs import EXIT_USAGE, InputError, add_game_arguments, load_policy, make_game, parse_options
+
+from .inputs import EXIT_USAGE, InputError, add_game_arguments, load_policy, make_game, parse_options
 
 QUIT_WORDS = ("q", "quit", "exit")
 VIEW_WORDS = ("v", "view")
@@ -243,7 +245,7 @@ def _finish(state: Any, seat: int, actions: list[int], seed: int, print_fn: Call
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m training.play", description="Play a game against bots.")
+    parser = argparse.ArgumentParser(prog=command_prog(__spec__.name), description="Play a game against bots.")
     add_game_arguments(parser)
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0..n-1 (default 0)")
     parser.add_argument(
@@ -252,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=["heuristic"],
         metavar="SPEC",
         help=(
-            "random | heuristic | ismcts[:k=v,...] | flatmc[:k=v,...] | PATH.zip: one for all other seats, "
+            "random | heuristic | shipped | ismcts[:k=v,...] | flatmc[:k=v,...] | PATH.zip: one for all other seats, "
             "or one per other seat (default heuristic)"
         ),
     )

@@ -111,7 +111,7 @@ def check_report_target(out: str | Path, stem: str) -> None:
     played); creates the folder. Raises ``training.inputs.InputError`` naming the path otherwise."""
     import tempfile
 
-    from training.inputs import InputError
+    from .inputs import InputError
 
     json_path, md_path = report_paths(out, stem)
     for path in (json_path, md_path):

@@ -37,7 +37,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from training.config import (
+from pirate_envs.cli import command_prog
+
+from .config import (
     REQUIRED,
     ConfigError,
     Field,
@@ -386,7 +388,7 @@ def train(config: dict[str, Any], run_dir: Path, progress: bool = True) -> dict[
 # --- command line -----------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m training.rllib_train", description="Multi-agent PPO self-play on Ray RLlib from a YAML config."
+        prog=command_prog(__spec__.name), description="Multi-agent PPO self-play on Ray RLlib from a YAML config."
     )
     parser.add_argument("config", help="YAML config (see configs/rllib/*.yaml and docs/interop.md)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override one key")

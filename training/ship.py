@@ -26,10 +26,15 @@ from typing import Any
 
 import yaml
 
-from training.checkpoints import atomic_write_bytes, atomic_write_text, model_zip_problem
-from training.inputs import InputError
+from pirate_envs.cli import command_prog
+from pirate_envs.shipped import in_checkout
 
-ROOT = Path(__file__).resolve().parents[1]
+from .checkpoints import atomic_write_bytes, atomic_write_text, model_zip_problem
+from .inputs import InputError
+
+# The default --out is ROOT/checkpoints/<env_id>: the checkout's own folder, or, installed from a wheel,
+# ./checkpoints/<env_id> (the installed package data is never overwritten).
+ROOT = Path(__file__).resolve().parents[1] if in_checkout() else Path()
 
 
 class ShipError(ValueError):
@@ -123,7 +128,12 @@ def _yardsticks_of(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str,
     same_game = ("env_id", "num_players", "options")
     if not old or any(old.get(key) != new.get(key) for key in same_game):
         return {}
-    return {key: old[key] for key in YARDSTICK_FIELDS if key in old}
+    kept = {key: old[key] for key in YARDSTICK_FIELDS if key in old}
+    # exploitability figures of the game's bots (training/exploit.py) stay; the old model's own goes
+    bots = {name: entry for name, entry in (old.get("exploit") or {}).items() if name != "shipped"}
+    if bots:
+        kept["exploit"] = bots
+    return kept
 
 
 def ship(
@@ -137,8 +147,8 @@ def ship(
 ) -> dict[str, Any]:
     """Export, copy the config and evaluate; see the module docstring. A checkpoint already shipped in
     the target folder is only replaced with ``force`` (and then both evaluations are printed)."""
-    from training.evaluate import evaluate_checkpoint
-    from training.report import checkpoint_markdown, write_report
+    from .evaluate import evaluate_checkpoint
+    from .report import checkpoint_markdown, write_report
 
     run_dir = Path(run_dir)
     source = run_dir / model_name
@@ -184,7 +194,7 @@ def ship(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=command_prog(__spec__.name), description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path, help="a training run directory")
     parser.add_argument("--model", default="best_model.zip", help="model file in the run (default best_model.zip)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default checkpoints/<env_id>)")

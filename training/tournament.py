@@ -42,8 +42,9 @@ import numpy as np
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.policy import choose_action
 from pirate_envs.core.replay import Replay, outcome_of, replay_from_dict, save_replay
-from training.inputs import InputError, check_policy_spec, load_policy, make_game, policy_label
-from training.stats import openskill_ratings, placements, wilson_interval
+
+from .inputs import InputError, check_policy_spec, load_policy, make_game, policy_label
+from .stats import openskill_ratings, placements, wilson_interval
 
 # --- seating and seeding ------------------------------------------------------------------------
 

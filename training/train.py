@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.checkpoints import (
+from pirate_envs.cli import command_prog
+
+from .checkpoints import (
     CHECKPOINT_DIR,
     LOCK_NAME,
     RunDirBusy,
@@ -39,7 +41,7 @@ from training.checkpoints import (
     lock_run_dir,
     set_aside,
 )
-from training.config import ConfigError, dump_config, load_config, run_dir_of
+from .config import ConfigError, dump_config, load_config, run_dir_of
 
 TB_LOG_NAME = "MaskablePPO"
 WARM_START_MODEL = "warm_start_model.zip"  # the warm-started model before any PPO update
@@ -153,11 +155,11 @@ def make_training_env(
 def build_vec_env(config: dict[str, Any], opponents: Any):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from training.vec_env import BatchedSubprocVecEnv
+    from .vec_env import BatchedSubprocVecEnv
 
     env, vec = config["env"], config["vec_env"]
     kind = vec["kind"]
-    in_subprocess = kind != "dummy"
+    in_subprocess = kind in ("subproc", "batched")
     factory = functools.partial(
         make_training_env,
         env["id"],
@@ -168,8 +170,12 @@ def build_vec_env(config: dict[str, Any], opponents: Any):
         config["network"]["action_features"],
     )
     fns = [factory] * vec["n_envs"]
+    if kind == "lockstep":
+        from .lockstep import LockstepVecEnv
+
+        return LockstepVecEnv(fns, seed=config["run"]["seed"])
     if kind == "batched":
-        return BatchedSubprocVecEnv(fns, workers=vec["workers"])
+        return BatchedSubprocVecEnv(fns, workers=vec["workers"], lockstep=vec["lockstep"])
     return SubprocVecEnv(fns) if kind == "subproc" else DummyVecEnv(fns)
 
 
@@ -300,8 +306,8 @@ def load_for_resume(config: dict[str, Any], checkpoint_path: Path, vec_env: Any,
 
 def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
     """Clone the ``imitation.teacher`` into the fresh model (behaviour cloning, ``training/pretrain.py``)."""
-    from training.callbacks import say
-    from training.pretrain import behaviour_clone, collect_teacher_data
+    from .callbacks import say
+    from .pretrain import behaviour_clone, collect_teacher_data
 
     cfg, env = config["imitation"], config["env"]
     start = time.perf_counter()
@@ -345,14 +351,15 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     from stable_baselines3.common.callbacks import CallbackList
 
     from pirate_envs.core.selfplay import SelfPlayPool
-    from training.callbacks import (
+
+    from .callbacks import (
         ProgressCallback,
         RunPipelineCallback,
         UpdateThreadsCallback,
         ValueWarmupCallback,
         say,
     )
-    from training.curriculum import OpponentSchedule
+    from .curriculum import OpponentSchedule
 
     run_cfg, opp_cfg = config["run"], config["opponents"]
     torch.set_num_threads(run_cfg["torch_threads"])
@@ -369,7 +376,7 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
             deterministic=opp_cfg["snapshot_deterministic"],
         )
     else:
-        from training.callbacks import pool_from_state
+        from .callbacks import pool_from_state
 
         checkpoint_path, state = resume
         state = dict(state)
@@ -436,7 +443,7 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
 # --- command line ---------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m training.train",
+        prog=command_prog(__spec__.name),
         description="Train a MaskablePPO agent on a pirate_envs game from a YAML config.",
     )
     parser.add_argument("config", nargs="?", help="YAML config (configs/<env_id>.yaml); optional with --resume")

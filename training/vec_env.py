@@ -37,18 +37,32 @@ def _masks_of(env: gym.Env) -> np.ndarray | None:
         return None
 
 
-def _worker(remote: Any, parent_remote: Any, env_fns: CloudpickleWrapper) -> None:
+def _worker(remote: Any, parent_remote: Any, env_fns: CloudpickleWrapper, lockstep: bool = False) -> None:
     from stable_baselines3.common.env_util import is_wrapped
 
     parent_remote.close()
     envs = [_patch_env(fn()) for fn in env_fns.var]
     reset_infos: list[dict[str, Any]] = [{} for _ in envs]
+    together = None
+    if lockstep:
+        from .lockstep import LockstepEnvs
+
+        together = LockstepEnvs(envs)
     while True:
         try:
             cmd, data = remote.recv()
         except (EOFError, KeyboardInterrupt):
             break
-        if cmd == "step":
+        if together is not None and cmd == "step":
+            stepped = together.step(data)
+            remote.send([(*result, mask) for result, mask in zip(stepped, together.masks(), strict=True)])
+        elif together is not None and cmd == "reset":
+            seeds, options = zip(*data, strict=True)
+            if seeds[0] is not None:
+                together.seed(seeds[0])
+            started = together.reset(seeds, options)
+            remote.send([(*result, mask) for result, mask in zip(started, together.masks(), strict=True)])
+        elif cmd == "step":
             results = []
             for i, (env, action) in enumerate(zip(envs, data, strict=True)):
                 obs, reward, terminated, truncated, info = env.step(action)
@@ -103,10 +117,18 @@ class BatchedSubprocVecEnv(VecEnv):
     """``len(env_fns)`` envs in ``workers`` processes (contiguous slices); masks come back with every step.
 
     ``start_method`` defaults to ``forkserver`` where available, else ``spawn`` (as SB3's
-    ``SubprocVecEnv``), so the env functions must be picklable (cloudpickle).
+    ``SubprocVecEnv``), so the env functions must be picklable (cloudpickle). With ``lockstep`` each
+    worker steps its slice together (:class:`training.lockstep.LockstepEnvs`): the network opponents of
+    a slice decide in one batch per round.
     """
 
-    def __init__(self, env_fns: list[Callable[[], gym.Env]], workers: int = 2, start_method: str | None = None):
+    def __init__(
+        self,
+        env_fns: list[Callable[[], gym.Env]],
+        workers: int = 2,
+        start_method: str | None = None,
+        lockstep: bool = False,
+    ):
         n_envs = len(env_fns)
         if n_envs < 1:
             raise ValueError("BatchedSubprocVecEnv needs at least one env function")
@@ -124,7 +146,7 @@ class BatchedSubprocVecEnv(VecEnv):
         for part in self.slices:
             remote, work_remote = ctx.Pipe()
             fns = CloudpickleWrapper([env_fns[i] for i in part])
-            process = ctx.Process(target=_worker, args=(work_remote, remote, fns), daemon=True)
+            process = ctx.Process(target=_worker, args=(work_remote, remote, fns, lockstep), daemon=True)
             process.start()
             work_remote.close()
             self.remotes.append(remote)

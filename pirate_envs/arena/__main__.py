@@ -7,17 +7,24 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pirate_envs.cli import command_prog
+
 DEFAULT_PORT = 8765
+DEFAULT_CHECKPOINTS = "checkpoints"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m pirate_envs.arena",
+        prog=command_prog("pirate_envs.arena"),
         description="A local web page to play, watch and replay the pirate_envs games against bots.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any free)")
-    parser.add_argument("--checkpoints-dir", default="checkpoints", help="checkpoints offered as bots (*.zip inside)")
+    parser.add_argument(
+        "--checkpoints-dir",
+        default=DEFAULT_CHECKPOINTS,
+        help="checkpoints offered as bots (*.zip inside; default ./checkpoints, else the shipped agents)",
+    )
     parser.add_argument("--runs-dir", default=None, help="a training runs directory whose *.zip files are offered too")
     parser.add_argument(
         "--replays-dir", default="replays", help="replay files (*.json) to open; finished games are saved here"
@@ -37,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as exc:
         print(f"the arena needs the 'arena' extra: pip install 'pirate_envs[arena]' ({exc})", file=sys.stderr)
         return 2
+    if args.checkpoints_dir == DEFAULT_CHECKPOINTS and not Path(DEFAULT_CHECKPOINTS).is_dir():
+        from pirate_envs.shipped import checkpoints_dir
+
+        args.checkpoints_dir = str(checkpoints_dir())  # run elsewhere or installed: the shipped agents
     for flag, value in (("--checkpoints-dir", args.checkpoints_dir), ("--runs-dir", args.runs_dir)):
         if value and not Path(value).is_dir():
             print(f"note: {flag} {value} is not a directory; nothing will be offered from it", file=sys.stderr)

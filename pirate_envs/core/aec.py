@@ -62,6 +62,7 @@ from pirate_envs.core.env_options import (
 )
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.game import Game, State
+from pirate_envs.core.infostate import InfostateTracker, check_infostate_option
 from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
 from pirate_envs.core.table import seat_name
 
@@ -95,12 +96,15 @@ class PirateAECEnv(AECEnv):
         render_mode: str | None = None,
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         render_seat: int | None = None,
+        infostate: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
         check_render_mode(game_cls.game_id, render_mode)
         check_illegal_action(game_cls.game_id, illegal_action)
         self.game = game_cls(**options)
+        # infostate=True: the observation is the seat's perfect-recall information state (docs/engine.md)
+        self._infostate = InfostateTracker(self.game) if check_infostate_option(game_cls.game_id, infostate) else None
         self.metadata = {**self.metadata, "name": game_cls.game_id}
         self.render_mode = render_mode
         self._painter = TablePainter(self.game, render_mode, render_seat)  # render_seat: None = spectator
@@ -116,11 +120,15 @@ class PirateAECEnv(AECEnv):
         # One space object per kind, shared by every seat (PettingZoo compares them per agent).
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    low=self.game.observation_low,
-                    high=self.game.observation_high,
-                    shape=self.game.observation_shape,
-                    dtype=np.float32,
+                "observation": (
+                    spaces.Box(
+                        low=self.game.observation_low,
+                        high=self.game.observation_high,
+                        shape=self.game.observation_shape,
+                        dtype=np.float32,
+                    )
+                    if self._infostate is None
+                    else self._infostate.space()
                 ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
             }
@@ -164,6 +172,8 @@ class PirateAECEnv(AECEnv):
             self._seed_source = np.random.default_rng(seed)
         game_seed = int(self._seed_source.integers(0, 2**63))
         state = self.state = self.game.new_initial_state(game_seed)
+        if self._infostate is not None:
+            self._infostate.reset(state)
         self._painter.reset()
         self._over = False
         self.agents = self.possible_agents[:]
@@ -187,7 +197,7 @@ class PirateAECEnv(AECEnv):
         if state is None:
             raise AssertionError(f"{self._owner}: reset() needs to be called before observe")
         return {
-            "observation": state.observation(seat),
+            "observation": state.observation(seat) if self._infostate is None else self._infostate.tensor(state, seat),
             "action_mask": (
                 state.legal_action_mask() if seat == self._acting else np.zeros(self._num_actions, dtype=np.int8)
             ),
@@ -201,7 +211,9 @@ class PirateAECEnv(AECEnv):
             if acting >= 0 and agent is self.possible_agents[acting]:  # always so while the game runs
                 state = self.state
                 observation = {
-                    "observation": state.observation(acting),
+                    "observation": (
+                        state.observation(acting) if self._infostate is None else self._infostate.tensor(state, acting)
+                    ),
                     "action_mask": state.legal_action_mask(),
                 }
             else:
@@ -224,6 +236,7 @@ class PirateAECEnv(AECEnv):
         if type(action) is not int:
             action = as_action_index(self._owner, agent, action, self._num_actions)
         state = self.state
+        record = None if self._infostate is None else self._infostate.before(state, action)
         try:
             if self._paints:
                 self._painter.apply(state, action)
@@ -234,6 +247,8 @@ class PirateAECEnv(AECEnv):
                 raise
             self._end_on_illegal_action(agent, err)
             return
+        if record is not None:
+            self._infostate.after(record, state)
         # No reward before the end: rewards and cumulative rewards stay the zeros set at reset.
         seat = state.current_player()
         if seat >= 0:

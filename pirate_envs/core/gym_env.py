@@ -62,6 +62,7 @@ from pirate_envs.core.env_options import (
 )
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
+from pirate_envs.core.infostate import InfostateTracker, check_infostate_option
 from pirate_envs.core.policy import Policy, RandomPolicy, choose_action, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, feature_env_ids, game_class
 from pirate_envs.core.render_modes import RENDER_FPS, TablePainter
@@ -142,6 +143,7 @@ class PirateGymEnv(gymnasium.Env):
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         render_seat: int | None = None,
         action_features: bool = False,
+        infostate: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -159,6 +161,10 @@ class PirateGymEnv(gymnasium.Env):
         self.seat_option = self._check_seat(seat)
         self.metadata = {**self.metadata, "name": env_id}
         self.action_features = self._check_action_features(action_features)
+        # infostate=True: the learner observes its perfect-recall information state (docs/engine.md)
+        self._infostate = InfostateTracker(self.game) if check_infostate_option(env_id, infostate) else None
+        if self._infostate is not None and self.action_features:
+            raise InvalidOptionError(f"{env_id}: infostate=True and action_features=True cannot be combined")
         low, high = self.game.observation_low, self.game.observation_high
         if self.action_features:
             low, high = min(low, self.game.action_feature_low), max(high, self.game.action_feature_high)
@@ -168,6 +174,8 @@ class PirateGymEnv(gymnasium.Env):
             shape=(self.game.augmented_observation_size,) if self.action_features else self.game.observation_shape,
             dtype=np.float32,
         )
+        if self._infostate is not None:
+            self.observation_space = self._infostate.space()
         self.action_space = LegalActionSpace(self.game.num_actions, self._current_mask)
         self._zero_mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._policy_cache: dict[str, Policy] = {}
@@ -285,6 +293,12 @@ class PirateGymEnv(gymnasium.Env):
     # --- episode -------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a new game; ``options`` may hold ``seat`` (this episode only) and ``opponents``."""
+        self.begin_reset(seed=seed, options=options)
+        self._play_opponents()
+        return self.finish_reset()
+
+    def begin_reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """The start of :meth:`reset`: seat, opponents and a new game, up to the opponents' first moves."""
         super().reset(seed=check_seed(self.env_id, seed))
         rng = self.np_random
         options = dict(options or {})
@@ -298,17 +312,27 @@ class PirateGymEnv(gymnasium.Env):
         seat = self._check_seat(options["seat"]) if "seat" in options else self.seat_option
         self.seat = int(rng.integers(self.num_players)) if seat == "random" else seat
         self._seat_policies = self._draw_seat_policies(rng)
-        for _ in range(MAX_GAMES_WITHOUT_LEARNER_TURN):
-            self.state = self.game.new_initial_state(int(rng.integers(0, 2**63)))
-            self._painter.reset()
-            self._play_opponents()
-            if not self.state.is_terminal():
-                break
-        else:
+        self._games_started = 0
+        self._new_game()
+
+    def _new_game(self) -> None:
+        if self._games_started >= MAX_GAMES_WITHOUT_LEARNER_TURN:
             raise RuntimeError(
                 f"{self.env_id}: {MAX_GAMES_WITHOUT_LEARNER_TURN} games in a row ended before seat {self.seat} "
                 "had a decision"
             )
+        self._games_started += 1
+        self.state = self.game.new_initial_state(int(self.np_random.integers(0, 2**63)))
+        if self._infostate is not None:
+            self._infostate.reset(self.state)
+        self._painter.reset()
+
+    def finish_reset(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """The end of :meth:`reset` once no opponent is to act (a game that ended before the learner's
+        first decision is replaced by a new one)."""
+        while self.state.is_terminal():
+            self._new_game()
+            self._play_opponents()
         self._episode_over = False
         if self.render_mode == "human":
             self.render()
@@ -316,18 +340,47 @@ class PirateGymEnv(gymnasium.Env):
         return self._observe(), dict(self._info_template)
 
     def step(self, action: Any):
+        ended = self.apply_learner_action(action)
+        if ended is not None:
+            return ended
+        self._play_opponents()
+        return self.finish_step()
+
+    # --- the parts of step and reset, for stepping many envs in lockstep (training/lockstep.py) ---
+    def apply_learner_action(self, action: Any) -> tuple | None:
+        """The learner's part of :meth:`step`; returns the step's result when an illegal action ended the
+        episode (``illegal_action="terminate"``), else None (then the opponents act, then :meth:`finish_step`)."""
         if self.state is None or self._episode_over:
             raise RuntimeError(f"{self.env_id}: step() called on a finished episode; call reset() first")
         if type(action) is not int:
             action = as_action_index(self.env_id, f"the learner (seat {self.seat})", action, self._num_actions)
-        state = self.state
         try:
-            self._painter.apply(state, action)  # state.apply_action, the action remembered for pictures
+            self._apply(action)
         except IllegalActionError as err:
             if self.illegal_action == "raise" or out_of_range(action, self._num_actions):
                 raise IllegalActionError(f"{self.env_id}: learner (seat {self.seat}): {err}") from None
             return self._end_on_illegal_action(err)
-        self._play_opponents()
+        return None
+
+    def waiting_opponent(self) -> tuple[int, Policy] | None:
+        """The opponent seat to act now and its policy; None when the learner is to act or the game is over."""
+        state = self.state
+        if state.is_terminal():
+            return None
+        seat = state.current_player()
+        return None if seat == self.seat else (seat, self._seat_policies[seat])
+
+    def apply_opponent_action(self, seat: int, action: int) -> None:
+        """Play ``action`` for the opponent at ``seat`` (the seat :meth:`waiting_opponent` named)."""
+        try:
+            self._apply(action)
+        except IllegalActionError as err:
+            policy = self._seat_policies[seat]
+            raise IllegalActionError(f"{self.env_id}: opponent {policy!r} at seat {seat}: {err}") from None
+
+    def finish_step(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The end of :meth:`step` once no opponent is to act."""
+        state = self.state
         reward, terminated, truncated, info = 0.0, False, False, dict(self._info_template)
         if state.is_terminal():
             self._episode_over = True
@@ -350,21 +403,18 @@ class PirateGymEnv(gymnasium.Env):
 
     def _play_opponents(self) -> None:
         """Let the opponents act until the learner is to act or the game is over."""
-        state, rng = self.state, self.np_random
-        while not state.is_terminal():
-            seat = state.current_player()
-            if seat == self.seat:
-                return
-            policy = self._seat_policies[seat]
-            if type(policy) is RandomPolicy:  # same draw as RandomPolicy.act, without building an observation
-                legal = state.legal_actions()
-                action = legal[rng.integers(len(legal))]
-            else:
-                action = choose_action(policy, state, seat, rng)
-            try:
-                self._painter.apply(state, action)
-            except IllegalActionError as err:
-                raise IllegalActionError(f"{self.env_id}: opponent {policy!r} at seat {seat}: {err}") from None
+        rng = self.np_random
+        while (turn := self.waiting_opponent()) is not None:
+            seat, policy = turn
+            self.apply_opponent_action(seat, self.opponent_action(seat, policy, rng))
+
+    def opponent_action(self, seat: int, policy: Policy, rng: np.random.Generator) -> int:
+        """What ``policy`` plays for ``seat`` now."""
+        state = self.state
+        if type(policy) is RandomPolicy:  # same draw as RandomPolicy.act, without building an observation
+            legal = state.legal_actions()
+            return legal[rng.integers(len(legal))]
+        return choose_action(policy, state, seat, rng)
 
     def _final_info(self, state: State) -> dict[str, Any]:
         # the engine's winners: none after truncation or when a game ends without one (TOR-705)
@@ -377,7 +427,19 @@ class PirateGymEnv(gymnasium.Env):
             "truncated": state.is_truncated(),
         }
 
+    def _apply(self, action: int) -> None:
+        """``state.apply_action`` through the painter (which remembers the action for pictures), and the
+        information state's record of it with ``infostate=True``."""
+        if self._infostate is None:
+            self._painter.apply(self.state, action)
+            return
+        record = self._infostate.before(self.state, action)
+        self._painter.apply(self.state, action)
+        self._infostate.after(record, self.state)
+
     def _observe(self) -> np.ndarray:
+        if self._infostate is not None:
+            return self._infostate.tensor(self.state, self.seat)
         observation = self.state.observation(self.seat)
         if self.action_features:
             mask = self._zero_mask if self._episode_over else self.state.legal_action_mask()

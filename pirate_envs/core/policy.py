@@ -51,6 +51,7 @@ POLICY_KINDS = (
     "heuristic",
     "ismcts[:iterations=N,rollout=random|heuristic,exploration=C,time_budget=S]",
     "flatmc[:rollouts=N,rollout=heuristic|random]",
+    "shipped (the game's shipped agent)",
     "a checkpoint path (.zip)",
     "a Policy object",
     "a callable",
@@ -88,7 +89,8 @@ def choose_action(policy: Policy, state, seat: int, rng: np.random.Generator) ->
 def resolve_policy(spec, env_id: str, num_players: int | None = None, **options) -> Policy:
     """Turn an opponent/player spec into a :class:`Policy` for ``env_id``.
 
-    ``spec`` is ``"random"``, ``"heuristic"``, ``"ismcts"`` or ``"flatmc"`` (optionally with
+    ``spec`` is ``"random"``, ``"heuristic"``, ``"shipped"`` (the game's shipped agent, see
+    :mod:`pirate_envs.shipped`), ``"ismcts"`` or ``"flatmc"`` (optionally with
     parameters, see :func:`pirate_envs.core.ismcts.parse_ismcts_spec` and
     :func:`pirate_envs.core.flatmc.parse_flatmc_spec`), a path to a MaskablePPO checkpoint
     (``.zip``), an object with ``act``, or a callable ``f(observation, action_mask, rng)``.
@@ -102,6 +104,10 @@ def resolve_policy(spec, env_id: str, num_players: int | None = None, **options)
             return RandomPolicy()
         if spec == "heuristic":
             return make_heuristic(env_id, num_players, **options)
+        if spec == "shipped":  # the agent shipped with the package (pirate_envs.shipped)
+            from pirate_envs.shipped import shipped_policy
+
+            return shipped_policy(env_id)
         if spec.partition(":")[0] in SEARCH_BOTS:
             from pirate_envs.core.flatmc import parse_flatmc_spec
             from pirate_envs.core.ismcts import parse_ismcts_spec

@@ -28,7 +28,7 @@ import numpy as np
 
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.cards import CARD_SUIT, NUM_SUITS
-from pirate_envs.games.dead_mans_draw.heuristic import ABILITY_BONUS, HeuristicPolicy
+from pirate_envs.games.dead_mans_draw.heuristic import ABILITY_BONUS, HeuristicPolicy, legal_actions
 
 CHANNELS = 8
 SCALE = 0.1  # points -> feature units
@@ -42,7 +42,7 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, reader: He
     read the observation and score card sets. See the module docstring."""
     mask = np.asarray(action_mask)
     out = np.zeros((mask.shape[0], CHANNELS), dtype=np.float32)
-    legal = np.flatnonzero(mask).tolist()
+    legal = legal_actions(mask)
     if not legal:
         return out
     reader._read(np.asarray(observation))
@@ -64,7 +64,7 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, reader: He
         for a in legal:
             card = a - act.CARD_BASE
             row = out[a]
-            row[4] = reader.gain([card], reader.row) * SCALE
+            row[4] = reader.row_gain(card) * SCALE
             row[6] = phase != act.RAKE_PICK and reader.busts(card)
             row[7] = ABILITY_BONUS.get(CARD_SUIT[card], 0.0)
     return out
@@ -78,14 +78,7 @@ def _draw_or_stop(reader: HeuristicPolicy, out: np.ndarray) -> None:
     if not pile:
         return
     lost_value = reader.bust_cost(bank)
-    busts = 0
-    total = 0.0
-    for c in pile:
-        if row and reader.busts(c):
-            busts += 1
-            total -= lost_value
-        else:
-            total += reader.bank_value([*row, c]) - bank
+    total, busts = reader.draw_total(pile, bank, lost_value)
     draw = out[act.DRAW]
     draw[1] = total / len(pile) * SCALE
     draw[2] = busts / len(pile)
@@ -98,6 +91,6 @@ def _target(reader: HeuristicPolicy, out: np.ndarray, a: int, phase: int) -> Non
     row = out[a]
     row[5] = loss * reader.leader_weight(k + 1) * SCALE
     if phase != act.CANNON_TARGET:
-        row[4] = reader.gain([card], reader.row) * SCALE
+        row[4] = reader.row_gain(card) * SCALE
         row[6] = phase == act.SWORD_TARGET and reader.busts(card)
         row[7] = ABILITY_BONUS.get(suit, 0.0)

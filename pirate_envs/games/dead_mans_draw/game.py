@@ -158,12 +158,13 @@ class DmdGame(Game):
         return act.action_to_string(action, self.num_players)
 
     def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        from pirate_envs.games.dead_mans_draw.action_features import action_features
-        from pirate_envs.games.dead_mans_draw.heuristic import HeuristicPolicy
+        if self._feature_reader is None:  # imported once: an import statement per call costs a few us
+            from pirate_envs.games.dead_mans_draw.action_features import action_features
+            from pirate_envs.games.dead_mans_draw.heuristic import HeuristicPolicy
 
-        if self._feature_reader is None:
             self._feature_reader = HeuristicPolicy(self)
-        return action_features(observation, action_mask, self._feature_reader)
+            self._features_of = action_features
+        return self._features_of(observation, action_mask, self._feature_reader)
 
 
 class DmdState(State):
@@ -800,16 +801,21 @@ class DmdState(State):
         if self.game.reward_mode == "win":
             return [1.0 if t in self.winner_seats else -1.0 for t in range(n)]
         scale = self.game.score_scale
+        # DMD-1141 (D41): after a Sudden Death win the margins are of the live scores the win was decided on
+        sudden_death_win = self.variant == SUDDEN_DEATH and any(
+            self.live_score(t) >= SUDDEN_DEATH_TARGET for t in self.winner_seats
+        )
+        score = self.live_score if sudden_death_win else self.final_score
         out = []
         for t in range(n):
             if self.eliminated[t]:
                 out.append(-1.0)
                 continue
-            rivals = [self.final_score(u) for u in range(n) if u != t and not self.eliminated[u]]
+            rivals = [score(u) for u in range(n) if u != t and not self.eliminated[u]]
             if not rivals:
                 out.append(1.0)
                 continue
-            margin = (self.final_score(t) - max(rivals)) / scale
+            margin = (score(t) - max(rivals)) / scale
             out.append(float(min(1.0, max(-1.0, margin))))
         return out
 

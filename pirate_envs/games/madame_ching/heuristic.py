@@ -36,20 +36,22 @@ class HeuristicPolicy:
         return f"HeuristicPolicy(num_players={self.num_players})"
 
     # --- reading the observation ------------------------------------------------------------------------------
+    # ndarray methods (``a.nonzero()[0]``, ``a.argmax()``) rather than np.flatnonzero / np.argmax: the same
+    # results without the Python-level wrappers, which cost more than the work on these short slices.
     def _boat(self, obs: np.ndarray, i: int) -> tuple[list[int], int, int]:
+        """Expedition ``i``'s cards (ascending), column and row. The column and row are one-hots that are
+        always set (MCH-1006), so they are the last two non-zero entries of the 72."""
         base = self.start["expeditions"] + 77 * i
-        cards = [k + 1 for k in np.flatnonzero(obs[base : base + 55])]
-        col = int(np.argmax(obs[base + 55 : base + 64]))
-        row = int(np.argmax(obs[base + 64 : base + 72]))
-        return cards, col, row
+        *cards, col, row = obs[base : base + 72].nonzero()[0].tolist()
+        return [k + 1 for k in cards], col - 55, row - 64
 
     def _hand(self, obs: np.ndarray) -> list[int]:
         base = self.start["own_hand"]
-        return [k + 1 for k in np.flatnonzero(obs[base : base + 55])]
+        return [k + 1 for k in obs[base : base + 55].nonzero()[0].tolist()]
 
     def _board(self, obs: np.ndarray) -> list[int]:
         base = self.start["missions"]
-        return [t for t in range(NUM_MISSIONS) if obs[base + t] > 0.5]
+        return (obs[base : base + NUM_MISSIONS] > 0.5).nonzero()[0].tolist()
 
     def _active_own_boat(self, obs: np.ndarray) -> int:
         base = self.start["boat_flags"]
@@ -61,7 +63,7 @@ class HeuristicPolicy:
     # --- choosing the card ---------------------------------------------------------------------------------------
     def _select(self, obs: np.ndarray, legal: list[int]) -> int:
         hand = [a + 1 for a in legal]
-        boat = int(np.argmax(obs[self.start["select_boat"] : self.start["select_boat"] + 2]))
+        boat = int(obs[self.start["select_boat"] : self.start["select_boat"] + 2].argmax())
         cards, col, row = self._boat(obs, boat)
         lowest = min(hand)
         if not cards:
@@ -96,7 +98,7 @@ class HeuristicPolicy:
             if slot == 0:
                 score = 1.5
             else:
-                card = int(np.argmax(obs[base + 57 * slot : base + 57 * slot + 55])) + 1
+                card = int(obs[base + 57 * slot : base + 57 * slot + 55].argmax()) + 1
                 score = 1.0
                 for last in lasts:
                     if last < card <= last + 12:
@@ -109,7 +111,8 @@ class HeuristicPolicy:
 
     def _own_kinds(self, obs: np.ndarray) -> list[float]:
         base = self.start["skills"]
-        return [obs[base + k] + obs[base + 5 + k] for k in range(5)]
+        skills = obs[base : base + 10].tolist()  # quarters: the float sums are exact as in float32
+        return [skills[k] + skills[5 + k] for k in range(5)]
 
     def _pick_skill(self, obs: np.ndarray, legal: list[int]) -> int:
         owned = self._own_kinds(obs)
@@ -136,10 +139,10 @@ class HeuristicPolicy:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         obs = observation
-        legal = np.flatnonzero(action_mask).tolist()
+        legal = np.asarray(action_mask).nonzero()[0].tolist()
         if len(legal) == 1:
             return legal[0]
-        phase = int(np.argmax(obs[:19]))
+        phase = int(obs[:19].argmax())
         if phase == act.SELECT:
             return self._select(obs, legal)
         if phase == act.TAKE:

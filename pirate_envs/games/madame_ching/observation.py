@@ -234,9 +234,8 @@ class ObservationEncoder:
 
     The cost is in Python calls, not in the vector: each field is turned into bytes with as few
     ``bytes()`` calls as possible (one ``bytes()`` of the concatenated lists), and the fields
-    that change a few times a round (expeditions, cards known of others, missions, discard piles)
-    are looked up by their content (the same bytes) in small caches, kept in absolute seat order
-    where the viewer only rotates them.
+    that change a few times a round (each boat's expedition block, missions, discard piles)
+    are looked up by their content (the same bytes) in small caches, independent of the viewer.
     """
 
     def __init__(self, num_players: int, num_boats: int) -> None:
@@ -247,14 +246,10 @@ class ObservationEncoder:
         self.size = sum(size for _, size in field_sizes(num_players, num_boats))
         assert self.size == 577 + 134 * num_boats + 86 * num_players  # MCH-1006
         self._relative = [self.relative_boats(seat) for seat in range(num_players)]
-        # The viewer's boat order is the absolute order rotated by this many 77-entry blocks.
-        self._boat_shift = [77 * rel[0] for rel in self._relative]
-        assert all(rel == rel[:1] + [(rel[0] + k) % num_boats for k in range(1, num_boats)] for rel in self._relative)
         self._relative_index = [{b: i for i, b in enumerate(rel)} for rel in self._relative]
         self.divisor = self._divisors()
         self._sizes = [0] * (2 * num_players)
-        self._expedition_pieces: dict[bytes, bytes] = {}
-        self._known_pieces: dict[bytes, bytes] = {}
+        self._boat_pieces: dict[bytes, bytes] = {}
         self._mission_pieces: dict[bytes, bytes] = {}
         self._discard_pieces: dict[bytes, bytes] = {}
         self._enc_discard_pieces: dict[bytes, bytes] = {}
@@ -290,37 +285,21 @@ class ObservationEncoder:
         return d
 
     # --- pieces built on a cache miss; each key is the bytes the encoder read the field into ---------
-    def _expedition_piece(self, key: bytes) -> bytes:
-        """Every boat's 77-entry block in absolute boat order (the cards, the column and row one-hots,
-        the last card, the icon counts) from ``lengths + cards + positions``."""
-        B = self.num_boats
-        lengths, cards, positions = key[:B], key[B : len(key) - 2 * B], key[len(key) - 2 * B :]
-        out = bytearray(77 * B)
-        at = 0
-        for b in range(B):
-            block = 77 * b
-            expedition = cards[at : at + lengths[b]]
-            at += lengths[b]
-            for card in expedition:
-                out[block + card - 1] = 1
-                icon = ICON[card]
-                if icon >= 0:
-                    out[block + 73 + icon] += 1
-            if expedition:
-                out[block + 72] = expedition[-1]
-            out[block + 55 + positions[2 * b]] = 1
-            out[block + 64 + positions[2 * b + 1]] = 1
-        return bytes(out)
-
-    def _known_piece(self, key: bytes) -> bytes:
-        """The cards the viewer knows in each other hand (offsets 1..n-1), from ``lengths + cards``."""
-        others = self.num_players - 1
-        out = bytearray(55 * others)
-        at = others
-        for off in range(others):
-            for card in key[at : at + key[off]]:
-                out[55 * off + card - 1] = 1
-            at += key[off]
+    @staticmethod
+    def _boat_piece(key: bytes) -> bytes:
+        """One boat's 77-entry block (the cards, the column and row one-hots, the last card, the icon
+        counts) from ``expedition + [column, row]``."""
+        out = bytearray(77)
+        expedition = key[:-2]
+        for card in expedition:
+            out[card - 1] = 1
+            icon = ICON[card]
+            if icon >= 0:
+                out[73 + icon] += 1
+        if expedition:
+            out[72] = expedition[-1]
+        out[55 + key[-2]] = 1
+        out[64 + key[-1]] = 1
         return bytes(out)
 
     @staticmethod
@@ -388,14 +367,13 @@ class ObservationEncoder:
                 buf[base_flag + 2 * i] = 1
         if state.active_boat >= 0:
             buf[base_flag + 2 * self._relative_index[seat][state.active_boat] + 1] = 1
-        expeditions = state.expeditions
-        key = bytes(
-            list(map(len, expeditions)) + reduce(iconcat, expeditions, []) + reduce(iconcat, state.positions, [])
-        )
-        boats = _cached(self._expedition_pieces, key, self._expedition_piece)
-        shift = self._boat_shift[seat]
+        # One cached block per boat (an action changes one boat), joined in the viewer's boat order.
+        expeditions, positions, pieces = state.expeditions, state.positions, self._boat_pieces
+        keys = [bytes([*expeditions[b], *positions[b]]) for b in rel]
         base = st["expeditions"]
-        mv[base : base + len(boats)] = boats[shift:] + boats[:shift] if shift else boats
+        mv[base : base + 77 * self.num_boats] = b"".join(
+            [pieces.get(key) or _cached(pieces, key, self._boat_piece) for key in keys]
+        )
         base = st["display"]
         display = state.display
         buf[base + 56 if not display[0] else base + 55] = 1
@@ -417,12 +395,14 @@ class ObservationEncoder:
         )
         base = st["skills"]
         mv[base : base + len(seat_fields)] = seat_fields
+        # Cards known in other hands change with most draft picks (a content cache mostly misses): written
+        # directly, offsets 1..n-1.
         known = state.known[seat]
-        others = known[seat + 1 :] + known[:seat]
-        if any(others):
-            key = bytes(list(map(len, others)) + reduce(iconcat, others, []))
-            base = st["known_cards"]
-            mv[base : base + 55 * (P - 1)] = _cached(self._known_pieces, key, self._known_piece)
+        base = st["known_cards"] - 56
+        for off in range(1, P):
+            base += 55
+            for card in known[(seat + off) % P]:
+                buf[base + card] = 1
         base = st["history"]
         last_action = state.last_action
         mv[base : base + 13 * P] = b"".join([HISTORY_PIECES[k][t] for k, t in last_action[seat:] + last_action[:seat]])

@@ -14,6 +14,7 @@ from pirate_envs.games.madame_ching.cards import (
     LAST_ROW,
     NUM_ENC_KINDS,
     SKILL_NAMES,
+    TREASURE_VP,
     card_label,
     mission_label,
 )
@@ -93,8 +94,11 @@ def render_state(state: MadameChingState, viewer: int | None = None) -> str:
             extras.append("China Pearl")
         if state.hk_owner == seat:
             extras.append("Hong Kong")
+        score = f"{state.seat_score(seat)}"
+        if seat != viewer and not state.is_terminal():  # MCH-908: Sacred Treasures in hand are secret until the end
+            score = f"{state.seat_score(seat) - sum(state.enc_hands[seat][k] * TREASURE_VP[k] for k in range(3))}+?"
         lines.append(
-            f"  player_{seat}: score {state.seat_score(seat)}, gold {t[0]}, gems b/r/w {t[1]}/{t[2]}/{t[3]}, "
+            f"  player_{seat}: score {score}, gold {t[0]}, gems b/r/w {t[1]}/{t[2]}/{t[3]}, "
             f"hand {len(state.hands[seat])}, encounters {sum(state.enc_hands[seat])}, "
             f"skills [{', '.join(owned) or '-'}]{', ' + ', '.join(extras) if extras else ''}"
             + (f", owes {state.owes[seat]}" if g.team_mode and state.owes[seat] else "")

@@ -19,17 +19,27 @@ legal action, a ``9 x CHANNELS`` block, one row per ship (``K = 8 + (n - 1)`` ch
 
 Repair (PSM-513) resolves the adventure on the repaired line; Pass, Pass-and-discard, accusations and
 Fog keep the line. The accusation's discard (PSM-1051) has an all-zero block: it moves nothing.
+
+Speed: actions that leave the same line share one block. The distinct lines are found as the
+heuristic's interned permutations (no line is built twice), each adventure is resolved in Python, and
+the channels of all blocks are then computed at once with numpy from precomputed tables, in the same
+float64 arithmetic as the plain per-ship formulas above, so the float32 features are bit-for-bit those.
 """
 
 from __future__ import annotations
 
-import math
+from bisect import bisect_left
 
 import numpy as np
 
-from pirate_envs.games.potsm.actions import ACCUSE_BASE, ACCUSE_DISCARD_BASE, FOG_ACTION, REPAIR_ACTION
+from pirate_envs.games.potsm.actions import (
+    ACCUSE_BASE,
+    ACCUSE_DISCARD_BASE,
+    FOG_ACTION,
+    REPAIR_ACTION,
+)
 from pirate_envs.games.potsm.cards import NATION_OF_SHIP, NUM_SHIPS
-from pirate_envs.games.potsm.heuristic import DECK_MIX, line_after_move, resolve_adventure
+from pirate_envs.games.potsm.heuristic import DECK_MIX, PERMUTATION_GETTERS, RESOLVERS, Resolver, move_keys
 from pirate_envs.games.potsm.observation import field_slices
 
 BASE_CHANNELS = 8
@@ -48,24 +58,132 @@ def feature_size(num_players: int) -> int:
 _GAIN_POS, _GAIN_RANK, _DAMAGE_POS, _DAMAGE_FRONT, _DAMAGE_BACK, _LOSS_POS = DECK_MIX
 
 
-def _line_block(
-    block: np.ndarray, line: list[int], before: list[int], damaged: list[int], fame_after: list[float]
-) -> None:
-    """Channels 1..6 of one resulting line into ``block`` (shape 9 x K, rows by ship)."""
-    undamaged = NUM_SHIPS - sum(damaged)
-    rank = 0
-    for p, s in enumerate(line):
-        row = block[s]
-        if damaged[s]:
-            row[1] = 1.0
-        else:
-            row[2] = _GAIN_POS[p] + _GAIN_RANK[rank]
-            row[3] = _DAMAGE_POS[NATION_OF_SHIP[s]][p] + _DAMAGE_FRONT[rank] + _DAMAGE_BACK[undamaged - 1 - rank]
-            rank += 1
-        if fame_after[s] >= 1.0:
-            row[4] = _LOSS_POS[p]
-        row[5] = p / 8.0
-        row[6] = (p - before[s]) / 9.0
+def _channel_table() -> np.ndarray:
+    """float64 channels 2..5 of a ship by (damage pattern, position, nation, fame after >= 1).
+
+    The damage pattern is a 9-bit number, bit p set when the ship at position p is damaged after the
+    adventure; it fixes each undamaged ship's rank from the front and the number of undamaged ships.
+    Every entry is computed by the module docstring's formula, in the same float64 operations.
+    """
+    gain = np.array([[_GAIN_POS[p] + _GAIN_RANK[r] for r in range(NUM_SHIPS)] for p in range(NUM_SHIPS)])
+    damage = np.zeros((3, NUM_SHIPS, NUM_SHIPS, NUM_SHIPS + 1))  # nation, position, rank, undamaged ships
+    for nation in range(3):
+        for p in range(NUM_SHIPS):
+            for u in range(1, NUM_SHIPS + 1):
+                for r in range(u):
+                    damage[nation, p, r, u] = _DAMAGE_POS[nation][p] + _DAMAGE_FRONT[r] + _DAMAGE_BACK[u - 1 - r]
+    position = np.arange(NUM_SHIPS)
+    hit = (np.arange(1 << NUM_SHIPS)[:, None] >> position) & 1
+    ahead = np.cumsum(1 - hit, axis=1) - (1 - hit)  # undamaged ships ahead: the rank of an undamaged one
+    undamaged = NUM_SHIPS - hit.sum(axis=1, keepdims=True)
+    table = np.zeros((1 << NUM_SHIPS, NUM_SHIPS, 3, 2, 4))
+    for nation in range(3):
+        table[:, :, nation, :, 0] = np.where(hit, 0.0, gain[position, ahead])[:, :, None]
+        table[:, :, nation, :, 1] = np.where(hit, 0.0, damage[nation, position, ahead, undamaged])[:, :, None]
+    table[:, :, :, 1, 2] = np.array(_LOSS_POS)[:, None]
+    table[:, :, :, :, 3] = np.array([p / 8.0 for p in range(NUM_SHIPS)])[:, None, None]
+    return table
+
+
+_CHANNELS_2_TO_5 = _channel_table()
+_NATION = np.array(NATION_OF_SHIP)
+_POSITIONS = np.arange(NUM_SHIPS)
+_SLICES: dict[int, dict[str, int]] = {}  # num_players -> field name -> start
+
+
+def _field_starts(num_players: int) -> dict[str, int]:
+    starts = _SLICES.get(num_players)
+    if starts is None:
+        starts = _SLICES[num_players] = {name: sl.start for name, sl in field_slices(num_players).items()}
+    return starts
+
+
+def _decode_line(o: list[float], start: int) -> list[int] | None:
+    """The line (ships front to back) from the one-hot ship_position field; None unless it is exactly 9 one-hots."""
+    positions = o[start : start + 81]
+    if positions.count(0.0) != 72:
+        return None
+    line = [0] * NUM_SHIPS
+    i = -1
+    try:
+        for ship in range(NUM_SHIPS):
+            i = positions.index(1.0, i + 1)
+            p = i - NUM_SHIPS * ship
+            if not 0 <= p < NUM_SHIPS:
+                return None
+            line[p] = ship
+    except ValueError:
+        return None
+    return line
+
+
+def _decode_line_any(observation: np.ndarray, start: int) -> list[int]:
+    """The line as ``argmax`` reads any ship_position field (the first largest entry per ship)."""
+    position = np.asarray(observation, dtype=np.float64)[start : start + 81].reshape(NUM_SHIPS, NUM_SHIPS)
+    line = [0] * NUM_SHIPS
+    for ship, p in enumerate(position.argmax(axis=1).tolist()):
+        line[p] = ship
+    return line
+
+
+def _blocks(
+    lines: list, afters: list[list[int]], deltas: list[list[float]], fame: np.ndarray, before: np.ndarray, k: int
+) -> np.ndarray:
+    """``(G + 1, 9, k)`` float32 blocks, channels 0..6, of G resulting lines (ships front to back), their
+    damage after the adventure and fame changes (both by ship), then an all-zero block; ``before`` is
+    every ship's position now."""
+    g = len(lines)
+    line = np.array(lines)
+    position = np.empty((g, NUM_SHIPS), dtype=np.intp)  # by ship
+    position[np.arange(g)[:, None], line] = _POSITIONS
+    damaged = np.array(afters)
+    delta = np.array(deltas, dtype=np.float64)
+    pattern = (damaged << position).sum(axis=1, keepdims=True)
+    has_fame = (fame + delta >= 1.0).astype(np.intp)
+    out = np.zeros((g + 1, NUM_SHIPS, k), dtype=np.float32)
+    out[:g, :, 0] = delta
+    out[:g, :, 1] = damaged
+    out[:g, :, 2:6] = _CHANNELS_2_TO_5[pattern, position, _NATION, has_fame]
+    out[:g, :, 6] = (position - before) / 9.0
+    return out
+
+
+def _read(observation: np.ndarray, n: int) -> tuple[list[int], list[int], list[float], Resolver | None, list[bool]]:
+    """What the features read from the observation: the line (front to back), damage and fame by ship, the
+    resolver of the face-up adventure (None if there is none) and which pirates are unrevealed."""
+    st = _field_starts(n)
+    o = np.asarray(observation)[: st["current_adventure"] + 24].tolist()  # nothing further is read
+    line = _decode_line(o, st["ship_position"])
+    if line is None:
+        line = _decode_line_any(observation, st["ship_position"])
+    b = st["ship_damaged"]
+    damaged = [1 if x > 0.5 else 0 for x in o[b : b + NUM_SHIPS]]
+    b = st["ship_fame"]
+    fame = o[b : b + NUM_SHIPS]
+    b = st["current_adventure"]
+    current = o[b : b + 24]
+    top = max(current)
+    resolve = RESOLVERS[current.index(top)] if top > 0.5 else None
+    b = st["ship_revealed_owner"]
+    unrevealed = [max(o[b + n * j : b + n * j + n]) < 0.5 for j in range(NUM_SHIPS)]
+    return line, damaged, fame, resolve, unrevealed
+
+
+def _move_groups(moves: list[int], line: list[int], damaged: list[int], lines: list, befores: list) -> list[int]:
+    """The group (index into ``lines``) of every move-card action; appends each new line and its damage."""
+    keys = move_keys(moves, line)
+    group_of = {}
+    for key in dict.fromkeys(keys):
+        group_of[key] = len(lines)
+        if key >= 0:
+            lines.append(PERMUTATION_GETTERS[key](line))
+            befores.append(damaged)
+        else:  # Sabotage: the line stays, a ship is damaged
+            sabotaged = damaged[:]
+            sabotaged[line[-1 - key]] = 1
+            lines.append(line)
+            befores.append(sabotaged)
+    return [group_of[key] for key in keys]
 
 
 def action_features(observation: np.ndarray, action_mask: np.ndarray, num_players: int) -> np.ndarray:
@@ -73,64 +191,76 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, num_player
     n = num_players
     k = num_channels(n)
     mask = np.asarray(action_mask)
-    out = np.zeros((mask.shape[0], NUM_SHIPS, k), dtype=np.float32)
     legal = np.flatnonzero(mask).tolist()
     if not legal or (legal[0] >= ACCUSE_DISCARD_BASE and legal[-1] < ACCUSE_BASE):
-        return out.reshape(mask.shape[0], -1)
-    o = np.asarray(observation, dtype=np.float64)
-    sl = field_slices(n)
-    position = o[sl["ship_position"]].reshape(NUM_SHIPS, NUM_SHIPS).argmax(axis=1).tolist()
-    line = [0] * NUM_SHIPS
-    for ship, p in enumerate(position):
-        line[p] = ship
-    damaged = [1 if x > 0.5 else 0 for x in o[sl["ship_damaged"]].tolist()]
-    fame = o[sl["ship_fame"]].tolist()
-    current = o[sl["current_adventure"]]
-    card = int(current.argmax()) if current.max() > 0.5 else -1
-    revealed = o[sl["ship_revealed_owner"]].reshape(NUM_SHIPS, n).max(axis=1).tolist()
-    unrevealed = [x < 0.5 for x in revealed]
+        return np.zeros((mask.shape[0], NUM_SHIPS * k), dtype=np.float32)
+    line, damaged, fame, resolve, unrevealed = _read(observation, n)
 
-    def resolve(new_line: list[int], new_damaged: list[int]) -> tuple[list[float], list[int]]:
-        if card < 0:  # no adventure face up
-            return [0.0] * NUM_SHIPS, new_damaged
-        return resolve_adventure(card, new_line, new_damaged, fame, unrevealed)
+    # the distinct resulting lines (legal is sorted: move cards, Fog, Repair, Pass, discards, accusations)
+    lines: list = []
+    befores: list[list[int]] = []  # damage before the adventure
+    n_moves = bisect_left(legal, FOG_ACTION)
+    rows = legal[:n_moves]
+    groups = _move_groups(rows, line, damaged, lines, befores)
+    rest = legal[n_moves:]
+    fog = bool(rest) and rest[0] == FOG_ACTION
+    if fog:
+        rest = rest[1:]
+    if rest and rest[0] == REPAIR_ACTION:
+        rows.append(REPAIR_ACTION)
+        groups.append(len(lines))
+        lines.append(line)
+        befores.append([0] * NUM_SHIPS)
+        rest = rest[1:]
+    accusations = rest[bisect_left(rest, ACCUSE_BASE) :]
+    keep = rest[: bisect_left(rest, ACCUSE_DISCARD_BASE)] + accusations  # Pass, Pass-and-discard, accusations
+    unchanged = -1  # the group of the line as it is, if any
+    if keep:
+        unchanged = len(lines)
+        rows += keep
+        groups += [unchanged] * len(keep)
+        lines.append(line)
+        befores.append(damaged)
+    if not lines and not fog:
+        return np.zeros((mask.shape[0], NUM_SHIPS * k), dtype=np.float32)
 
-    # actions that leave the same line share one block, written into all their rows at once
-    groups: dict[tuple, list[int]] = {}
-    lines: dict[tuple, tuple[list[int], list[int]]] = {}
+    # the adventure on every distinct line
+    deltas = []
+    afters = []
+    for new_line, new_damaged in zip(lines, befores, strict=True):
+        delta, after = (None, new_damaged) if resolve is None else resolve(new_line, new_damaged, fame, unrevealed)
+        deltas.append([0.0] * NUM_SHIPS if delta is None else delta)
+        afters.append(after)
+    if fog:  # the adventure stays ahead: the line as it is now, its effect in channel 7
+        if unchanged >= 0:
+            fog_delta = deltas[unchanged]
+        elif resolve is not None:
+            fog_delta = resolve(line, damaged, fame, unrevealed)[0]
+        else:
+            fog_delta = None
+        rows.append(FOG_ACTION)
+        groups.append(len(lines))
+        lines.append(line)
+        afters.append(damaged)
+        deltas.append([0.0] * NUM_SHIPS)
 
-    def join(action: int, new_line: list[int], new_damaged: list[int]) -> None:
-        key = (*new_line, *new_damaged)
-        rows = groups.get(key)
-        if rows is None:
-            groups[key] = rows = []
-            lines[key] = new_line, new_damaged
-        rows.append(action)
+    fame_now = np.array(fame)
+    blocks = _blocks(lines, afters, deltas, fame_now, np.array(_positions(line)), k)
+    if fog and fog_delta is not None:
+        blocks[len(lines) - 1, :, 7] = fog_delta
+    block_of_action = np.full(mask.shape[0], len(lines))  # illegal actions: the zero block
+    block_of_action[rows] = groups
+    out = blocks.reshape(len(lines) + 1, -1)[block_of_action]
+    if accusations:  # the accused ship's row, the accused seat's channel: ceil(fame / 2) (PSM-515)
+        index = np.array(accusations) - ACCUSE_BASE
+        ship = index % NUM_SHIPS
+        out[accusations, ship * k + BASE_CHANNELS + index // NUM_SHIPS] = np.ceil(fame_now[ship] / 2.0)
+    return out
 
-    accusations = []
-    for a in legal:
-        if a < FOG_ACTION:
-            join(a, *line_after_move(a, line, damaged))
-        elif a == FOG_ACTION:
-            block = out[a]  # the adventure stays ahead: the line as it is now, its effect in channel 7
-            block[:, 1] = damaged
-            block[:, 7] = resolve(line, damaged)[0]
-            _line_block(block, line, position, damaged, fame)
-        elif a == REPAIR_ACTION:
-            join(a, line, [0] * NUM_SHIPS)
-        elif a < ACCUSE_DISCARD_BASE or a >= ACCUSE_BASE:  # Pass, Pass-and-discard, accusations
-            join(a, line, damaged)
-            if a >= ACCUSE_BASE:
-                accusations.append(a)
-    block = np.zeros((NUM_SHIPS, k), dtype=np.float32)
-    for key, rows in groups.items():
-        new_line, new_damaged = lines[key]
-        delta, after = resolve(new_line, new_damaged)
-        block[:] = 0.0
-        block[:, 0] = delta
-        _line_block(block, new_line, position, after, [f + d for f, d in zip(fame, delta, strict=True)])
-        out[rows] = block
-    for a in accusations:
-        offset, ship = divmod(a - ACCUSE_BASE, NUM_SHIPS)
-        out[a, ship, BASE_CHANNELS + offset] = math.ceil(fame[ship] / 2.0)
-    return out.reshape(mask.shape[0], -1)
+
+def _positions(line: list[int]) -> list[int]:
+    """Every ship's position in ``line``."""
+    position = [0] * NUM_SHIPS
+    for p, ship in enumerate(line):
+        position[ship] = p
+    return position

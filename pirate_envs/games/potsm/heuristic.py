@@ -21,14 +21,19 @@ The bot reads only its own observation vector (PSM-1010) and action mask, never 
 
 The weights (``DEFAULT_PARAMS``) were tuned in 4-player games against copies of the bot; any of them can be
 overridden by keyword (``HeuristicPolicy(game, horizon=2.0)``). ``action_scores`` exposes the evaluation.
-Everything runs on plain Python lists, about 160 µs per call.
+Everything runs on plain Python lists. The hot path is kept lean without changing a single float: each
+adventure card has its own resolver (``RESOLVERS``), move actions are permutations of positions interned
+once (``POSITION_MOVE_IDS``, ``nation_move_id``) so every distinct line is scored once, the Sinkhorn fit is
+written out for 4 columns, and every sum keeps the plain version's order and its use of ``sum`` (compensated
+from Python 3.12 on) or ``+``.
 """
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from operator import mul
+from collections.abc import Callable, Sequence
+from operator import itemgetter, mul
 from typing import Any
 
 import numpy as np
@@ -99,6 +104,10 @@ AWARD_FRONT = FRONT_AWARDS  # front k undamaged ships gain a (PSM-522); Cursed T
 DAMAGE_AT = {t: places for t, places in POSITION_DAMAGE.items() if t != GHOST_SHIP}  # Kraken, Cursed Water
 ATTACK_FIRST = ENGLISH_ATTACK  # 18..20 X Attack
 LOOT_FIRST = ENGLISH_LOOT  # 21..23 X Loot
+
+Line = Sequence[int]  # ships from front to back (a list, or a tuple from a permutation's itemgetter)
+Resolved = tuple[list[float] | None, list[int]]
+Resolver = Callable[[Line, list[int], list[float], list[bool]], Resolved]
 
 # Static value of holding a move card type, for the hand variant's discards (PSM-803).
 CARD_KEEP_VALUE = (1.0, 0.55, 0.7, 0.45, 0.35, 0.35, 0.35, 0.25, 0.25, 0.25, 0.6, 0.9)
@@ -195,39 +204,47 @@ def _mix(weights: list[tuple[int, float]]) -> tuple[list, list, list, list, list
 DECK_MIX = _mix([(t, c / float(NUM_ADVENTURE_CARDS)) for t, c in enumerate(ADVENTURE_COUNTS)])
 
 
-def resolve_adventure(
-    card: int, line: list[int], damaged: list[int], fame: list[float], unrevealed: list[bool]
-) -> tuple[list[float], list[int]]:
-    """The current adventure against ``line`` (Section 6): (fame change per ship, damage per ship after).
+# The current adventure, one resolver per kind of card (Section 6). Each takes the line, the damage
+# flags, fame and the unrevealed flags and returns (fame change per ship or None when the card changes
+# no fame, damage flags after): the input list itself when the card damages nothing, else a new one.
 
-    ``damaged`` is not modified. Mutiny's fame loss is the full ``ceil(f/2)`` of the frontmost unrevealed
-    ship; the caller's ship values carry the chance that it is owned at all.
-    """
-    delta = [0.0] * 9
-    d = damaged[:]
-    award = AWARD_AT.get(card)
-    if award is not None:
-        for p in award:
+
+def _award_at(places: tuple[int, ...]) -> Resolver:
+    def resolve(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+        delta = [0.0] * 9
+        for p in places:
             s = line[p]
-            if not d[s]:
+            if not damaged[s]:
                 delta[s] += 1.0
-        return delta, d
-    front = AWARD_FRONT.get(card)
-    if front is not None:
-        k, amount = front
+        return delta, damaged
+
+    return resolve
+
+
+def _award_front(k: int, amount: int, then_damage: bool) -> Resolver:
+    def resolve(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+        delta = [0.0] * 9
         taken = []
         for s in line:
-            if not d[s]:
+            if not damaged[s]:
                 delta[s] += amount
                 taken.append(s)
                 if len(taken) == k:
                     break
-        if card == CURSED_TREASURE:
-            for s in taken:
-                d[s] = 1
+        if not then_damage:
+            return delta, damaged
+        d = damaged[:]
+        for s in taken:
+            d[s] = 1
         return delta, d
-    if card in (STORM_AHEAD, MAELSTROM):
-        left = 2 if card == STORM_AHEAD else 1
+
+    return resolve
+
+
+def _damage_last(count: int) -> Resolver:
+    def resolve(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+        d = damaged[:]
+        left = count
         for p in range(8, -1, -1):
             s = line[p]
             if not d[s]:
@@ -235,53 +252,121 @@ def resolve_adventure(
                 left -= 1
                 if left == 0:
                     break
-    elif card == GHOST_SHIP:
-        for p in POSITION_DAMAGE[GHOST_SHIP]:
-            s = line[p]
+        return None, d
+
+    return resolve
+
+
+def _ghost_ship(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+    delta = [0.0] * 9
+    d = damaged[:]
+    for p in POSITION_DAMAGE[GHOST_SHIP]:
+        s = line[p]
+        d[s] = 1
+        if fame[s] >= 1.0:
+            delta[s] = -1.0
+    return delta, d
+
+
+def _volcano(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+    d = damaged[:]
+    for s in line:
+        if not d[s]:
             d[s] = 1
-            if fame[s] >= 1.0:
-                delta[s] = -1.0
-    elif card == VOLCANO:
-        for s in line:
-            if not d[s]:
-                d[s] = 1
-                break
-    elif card in DAMAGE_AT:
-        for p in DAMAGE_AT[card]:
+            break
+    return None, d
+
+
+def _damage_at(places: tuple[int, ...]) -> Resolver:
+    def resolve(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+        d = damaged[:]
+        for p in places:
             d[line[p]] = 1
-    elif card == CURSED_SHIP:
-        for p in CURSED_SHIP_POSITIONS:
-            s = line[p]
-            if fame[s] >= 1.0:
-                delta[s] = -1.0
-    elif card == MUTINY:
-        for s in line:
-            if unrevealed[s]:
-                delta[s] = -float(math.ceil(fame[s] / 2.0))
-                break
-    elif card < LOOT_FIRST:  # X Attack
-        x = card - ATTACK_FIRST
+        return None, d
+
+    return resolve
+
+
+def _cursed_ship(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+    delta = [0.0] * 9
+    for p in CURSED_SHIP_POSITIONS:
+        s = line[p]
+        if fame[s] >= 1.0:
+            delta[s] = -1.0
+    return delta, damaged
+
+
+def _mutiny(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+    delta = [0.0] * 9
+    for s in line:
+        if unrevealed[s]:
+            delta[s] = -float(math.ceil(fame[s] / 2.0))
+            break
+    return delta, damaged
+
+
+def _attack(x: int) -> Resolver:
+    def resolve(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
         last = -1
         for p in range(9):
             s = line[p]
-            if NATION[s] == x and not d[s]:
+            if NATION[s] == x and not damaged[s]:
                 last = p
+        if last <= 0:
+            return None, damaged
+        d = damaged[:]
         for p in range(last):
             s = line[p]
             if NATION[s] != x:
                 d[s] = 1
-    else:  # X Loot
-        x = card - LOOT_FIRST
+        return None, d
+
+    return resolve
+
+
+def _loot(x: int) -> Resolver:
+    def resolve(line: Line, damaged: list[int], fame: list[float], unrevealed: list[bool]) -> Resolved:
+        delta = [0.0] * 9
         for p in range(9):
             s = line[p]
-            if NATION[s] != x or d[s]:
+            if NATION[s] != x or damaged[s]:
                 continue
             for q in range(p + 1, 9):
                 v = line[q]
                 if NATION[v] != x and fame[v] + delta[v] >= 1.0:
                     delta[v] -= 1.0
                     delta[s] += 1.0
-    return delta, d
+        return delta, damaged
+
+    return resolve
+
+
+def _resolvers() -> tuple[Resolver, ...]:
+    """The resolver of every adventure type, by index."""
+    table: dict[int, Resolver] = {STORM_AHEAD: _damage_last(2), MAELSTROM: _damage_last(1)}
+    table.update({t: _award_at(places) for t, places in AWARD_AT.items()})
+    table.update({t: _award_front(k, a, t == CURSED_TREASURE) for t, (k, a) in AWARD_FRONT.items()})
+    table.update({t: _damage_at(places) for t, places in DAMAGE_AT.items()})
+    table.update({GHOST_SHIP: _ghost_ship, VOLCANO: _volcano, CURSED_SHIP: _cursed_ship, MUTINY: _mutiny})
+    table.update({ATTACK_FIRST + x: _attack(x) for x in range(3)})
+    table.update({LOOT_FIRST + x: _loot(x) for x in range(3)})
+    assert sorted(table) == list(range(NUM_ADVENTURE_TYPES))
+    return tuple(table[t] for t in range(NUM_ADVENTURE_TYPES))
+
+
+RESOLVERS = _resolvers()
+
+
+def resolve_adventure(
+    card: int, line: Sequence[int], damaged: list[int], fame: list[float], unrevealed: list[bool]
+) -> tuple[list[float], list[int]]:
+    """The current adventure against ``line`` (Section 6): (fame change per ship, damage per ship after).
+
+    ``damaged`` is not modified. Mutiny's fame loss is the full ``ceil(f/2)`` of the frontmost unrevealed
+    ship; the caller's ship values carry the chance that it is owned at all.
+    """
+    delta, d = RESOLVERS[card](line, damaged, fame, unrevealed)
+    return ([0.0] * 9 if delta is None else delta), (damaged[:] if d is damaged else d)
 
 
 def line_after_move(a: int, line: list[int], damaged: list[int]) -> tuple[list[int], list[int]]:
@@ -305,6 +390,112 @@ def line_after_move(a: int, line: list[int], damaged: list[int]) -> tuple[list[i
     return new_line, damaged
 
 
+# The lookahead's lines as permutations of positions: the line after move action ``a`` is
+# ``[line[i] for i in perm]``. Single-ship and pair moves (PSM-630..633) are the same permutation
+# whatever the line; a nation's Advance or Retreat (PSM-634, 635) depends only on where that nation's
+# ships are. Permutations are interned: equal ids mean equal resulting lines.
+_PERMUTATION_IDS: dict[tuple[int, ...], int] = {}
+PERMUTATION_GETTERS: list[itemgetter] = []  # by id: line -> the new line (a tuple)
+
+
+def _permutation_id(perm: tuple[int, ...]) -> int:
+    pid = _PERMUTATION_IDS.get(perm)
+    if pid is None:
+        pid = _PERMUTATION_IDS[perm] = len(PERMUTATION_GETTERS)
+        PERMUTATION_GETTERS.append(itemgetter(*perm))
+    return pid
+
+
+# action < ADVANCE -> permutation id
+POSITION_MOVE_IDS = tuple(
+    _permutation_id(tuple(line_after_move(a, list(range(9)), [0] * 9)[0])) for a in range(ADVANCE)
+)
+_NATION_MOVE_IDS: dict[tuple[int, bytes], int] = {}  # (action, nation of each position) -> permutation id
+
+
+def nation_move_id(a: int, line: Line, nations: bytes) -> int:
+    """Permutation id of Advance/Retreat action ``a`` on ``line``, whose ships' nations are ``nations``."""
+    key = (a, nations)
+    pid = _NATION_MOVE_IDS.get(key)
+    if pid is None:
+        new_line = line_after_move(a, list(line), [0] * 9)[0]
+        place = {s: p for p, s in enumerate(line)}
+        pid = _NATION_MOVE_IDS[key] = _permutation_id(tuple(place[s] for s in new_line))
+    return pid
+
+
+def move_keys(moves: list[int], line: list[int]) -> list[int]:
+    """For sorted move-card actions: the permutation id of the line each leaves, or ``-1 - position`` for a
+    Sabotage (the line stays, a ship is damaged). Equal keys mean equal lines and damage."""
+    first_nation = bisect_left(moves, ADVANCE)
+    first_sabotage = bisect_left(moves, SABOTAGE, first_nation)
+    keys = list(map(POSITION_MOVE_IDS.__getitem__, moves[:first_nation]))
+    if first_nation < first_sabotage:
+        nations = bytes(map(NATION.__getitem__, line))
+        keys += [nation_move_id(a, line, nations) for a in moves[first_nation:first_sabotage]]
+    keys += [SABOTAGE - 1 - a for a in moves[first_sabotage:]]
+    return keys
+
+
+def _line_scorer(
+    card: int, fame: list[float], unrevealed: list[bool], prepared: tuple
+) -> Callable[[Line, list[int]], float]:
+    """``HeuristicPolicy._line_score`` for one decision's adventure (``keep`` = 1), as a fast closure.
+
+    Same arithmetic in the same order, so the same floats; a card that changes no fame skips the
+    all-zero fame sum (which is exactly 0.0).
+    """
+    resolve = RESOLVERS[card]
+    values, place, edge, wreck, losses = prepared
+
+    def score(line: Line, damaged: list[int]) -> float:
+        delta, d = resolve(line, damaged, fame, unrevealed)
+        total = 0.0 if delta is None else sum(map(mul, values, delta))
+        edges = edge[8 - sum(d)]
+        rank = 0
+        for p, s in enumerate(line):
+            if d[s]:
+                total += wreck[s]
+            else:
+                total += place[s][p] + values[s] * edges[rank]
+                rank += 1
+        for p, loss in losses:
+            s = line[p]
+            if (fame[s] if delta is None else fame[s] + delta[s]) >= 1.0:
+                total -= values[s] * loss
+        return total
+
+    return score
+
+
+def sinkhorn4(weights: list[list[float]], caps: list[float], iterations: int) -> list[tuple[float, ...]]:
+    """Iterative proportional fitting of rows of 4 weights: each row sums to 1, each column to its cap.
+
+    Written out for 4 columns (a game has at most 4 seats; fewer are padded with zero columns of cap 0,
+    which stay exactly zero and add exactly nothing to any sum), which is much faster than looping over
+    columns. Row and column totals are taken with ``sum`` as the plain version does (``sum`` of floats is
+    compensated from Python 3.12 on, so writing them as ``+`` would change the floats there).
+    """
+    c0, c1, c2, c3 = (c if c > 0.0 else 0.0 for c in caps)
+    rows: list = weights
+    for _ in range(iterations):
+        t0, t1, t2, t3 = map(sum, zip(*rows, strict=True))
+        s0 = c0 / t0 if t0 > 0.0 else 0.0
+        s1 = c1 / t1 if t1 > 0.0 else 0.0
+        s2 = c2 / t2 if t2 > 0.0 else 0.0
+        s3 = c3 / t3 if t3 > 0.0 else 0.0
+        scaled = []
+        for w0, w1, w2, w3 in rows:
+            a0 = w0 * s0
+            a1 = w1 * s1
+            a2 = w2 * s2
+            a3 = w3 * s3
+            t = sum((a0, a1, a2, a3))
+            scaled.append((a0 / t, a1 / t, a2 / t, a3 / t) if t > 0.0 else (a0, a1, a2, a3))
+        rows = scaled
+    return rows
+
+
 class HeuristicPolicy:
     """One-step lookahead bot for ``potsm_v0``; sees only its own observation and mask."""
 
@@ -322,6 +513,7 @@ class HeuristicPolicy:
         self.pirates_each = pirates_per_player(n)
         self.unused_pirates = 9 - n * self.pirates_each
         self._start = {name: sl.start for name, sl in field_slices(n).items()}
+        self._read_size = self._start["recent_turns"]  # the bot reads nothing from there on
         self._mix_cache: dict[tuple[int, float], tuple] = {}  # upcoming variant: (next adventure, horizon)
         p = self.params
         self.opponent_weight = 1.0 if n == 2 else p["opponent_weight"]
@@ -329,6 +521,19 @@ class HeuristicPolicy:
         self._free_slots = [float(self.unused_pirates)] + [float(self.pirates_each)] * (n - 1)
         self._tally_weights = (p["tally_forward"], p["tally_backward"], p["tally_sabotage"], p["tally_accuse"])
         self._static_cache: dict[tuple[int, float], tuple] = {}  # (id of potential tables, scale) -> _prepare's parts
+        st = self._start  # per ship j: (offset k, its not-owner fact, its move tally, its accusation tally)
+        self._evidence_at = [
+            [
+                (
+                    k,
+                    st["ship_not_owner"] + n * j + k,
+                    st["move_tally"] + (k * 9 + j) * 3,
+                    st["accusation_tally"] + k * 9 + j,
+                )
+                for k in range(1, n)
+            ]
+            for j in range(9)
+        ]
 
     def __repr__(self) -> str:
         return f"HeuristicPolicy(num_players={self.num_players})"
@@ -340,9 +545,9 @@ class HeuristicPolicy:
             raise ValueError("the action mask allows no action: this seat is not to act")
         if len(legal) == 1:
             return legal[0]
-        scores = self._scores(observation.tolist(), legal)
-        best = max(scores.values())
-        top = [a for a, s in scores.items() if s >= best - 1e-9]
+        scores = self._scores(observation[: self._read_size].tolist(), legal)
+        threshold = max(scores.values()) - 1e-9
+        top = [a for a, s in scores.items() if s >= threshold]
         if len(top) == 1:
             return top[0]
         return top[int(rng.integers(len(top)))]
@@ -352,7 +557,7 @@ class HeuristicPolicy:
         legal = np.flatnonzero(action_mask).tolist()
         if not legal:
             raise ValueError("the action mask allows no action: this seat is not to act")
-        return self._scores(observation.tolist(), legal)
+        return self._scores(observation[: self._read_size].tolist(), legal)
 
     def _scores(self, o: list[float], legal: list[int]) -> dict[int, float]:
         st = self._start
@@ -378,7 +583,7 @@ class HeuristicPolicy:
         values = self._ship_values(o, owner_prob, mine, fame)
         tables, scale, remaining = self._potential(o)
         prepared = self._prepare(values, tables, scale)
-        line_score = self._line_score
+        score = _line_scorer(card, fame, unrevealed, prepared)
         p_ = self.params
         hand = self.hand_variant
 
@@ -386,37 +591,41 @@ class HeuristicPolicy:
         scores: dict[int, float] = {}
         n_moves = bisect_left(legal, FOG)
         if n_moves:
-            cache: dict[tuple, float] = {}
-            for a in legal[:n_moves]:
-                new_line, new_damaged = line_after_move(a, line, damaged)
-                key = (*new_line, *new_damaged)
-                s = cache.get(key)
-                if s is None:
-                    s = cache[key] = line_score(card, new_line, new_damaged, fame, unrevealed, prepared)
-                if hand:
-                    s -= p_["card_cost"] * self._card_cost(MOVE_TYPE_OF_ACTION[a], mine)
-                scores[a] = s
+            moves = legal[:n_moves]
+            keys = move_keys(moves, line)
+            cache = {}  # the score of each distinct line
+            for key in dict.fromkeys(keys):
+                if key >= 0:
+                    cache[key] = score(PERMUTATION_GETTERS[key](line), damaged)
+                else:
+                    sabotaged = damaged[:]
+                    sabotaged[line[-1 - key]] = 1
+                    cache[key] = score(line, sabotaged)
+            scores.update(zip(moves, map(cache.__getitem__, keys), strict=True))
+            if hand:
+                for a in moves:
+                    scores[a] -= p_["card_cost"] * self._card_cost(MOVE_TYPE_OF_ACTION[a], mine)
         rest = legal[n_moves:]
         if not rest:
             return scores
         if rest[0] == FOG:
-            s = line_score(card, line, damaged, fame, unrevealed, prepared, p_["fog_keep"])
+            s = self._line_score(card, line, damaged, fame, unrevealed, prepared, p_["fog_keep"])
             if hand:
                 s -= p_["card_cost"] * self._card_cost(FOG_TYPE, mine)
             scores[FOG] = s
             rest = rest[1:]
         if rest and rest[0] == REPAIR:
-            scores[REPAIR] = line_score(card, line, [0] * 9, fame, unrevealed, prepared) - 1e-6
+            scores[REPAIR] = score(line, [0] * 9) - 1e-6
             rest = rest[1:]
         if rest:  # Pass, Pass-discard, Accuse: the line stays as it is
-            base = line_score(card, line, damaged, fame, unrevealed, prepared)
+            base = score(line, damaged)
             n_pass = bisect_left(rest, ACCUSE)
             for a in rest[:n_pass]:
                 scores[a] = base if a == PASS else base + self._discard_bonus(a - PASS_DISCARD, mine)
             if n_pass < len(rest):
                 accusation = self._accusation_values(owner_prob, mine, fame, remaining)
-                for a in rest[n_pass:]:
-                    scores[a] = base + accusation[a - ACCUSE]
+                accusations = rest[n_pass:]
+                scores.update(zip(accusations, [base + accusation[a - ACCUSE] for a in accusations], strict=True))
         return scores
 
     def predict_turn(
@@ -437,13 +646,14 @@ class HeuristicPolicy:
         return line, after, [fame[j] + delta[j] for j in range(9)]
 
     # --- beliefs ------------------------------------------------------------------------------------------
-    def _ownership(self, o: list[float]) -> tuple[list[list[float]], list[int], list[bool]]:
-        """P(opponent at offset k owns ship j) for k = 1..n-1 (column 0 unused), own ships, unrevealed flags."""
+    def _ownership(self, o: list[float]) -> tuple[list[Sequence[float]], list[int], list[bool]]:
+        """P(opponent at offset k owns ship j) for k = 1..n-1 (column 0 unused, columns n..3 zero), own ships,
+        unrevealed flags."""
         n = self.num_players
         st = self._start
         b = st["my_pirates"]
         mine = [1 if x > 0.5 else 0 for x in o[b : b + 9]]
-        prob = [[0.0] * n for _ in range(9)]
+        prob: list[Sequence[float]] = [[0.0] * 4 for _ in range(9)]  # zero-padded to 4 columns, like sinkhorn4
         unrevealed = [True] * 9
         caps = self._free_slots[:]  # column 0: the unused pile; columns 1..n-1: opponents
         b = st["ship_revealed_owner"]
@@ -454,48 +664,37 @@ class HeuristicPolicy:
                 j, k = divmod(i, n)
                 unrevealed[j] = False
                 if k > 0:
-                    prob[j][k] = 1.0
+                    prob[j][k] = 1.0  # type: ignore[index]
                     caps[k] -= 1.0
                 try:
                     i = revealed.index(1.0, i + 1)
                 except ValueError:
                     break
-        rows = []
-        weights = []
-        nb = st["ship_not_owner"]
-        tally = st["move_tally"]
-        acc = st["accusation_tally"]
-        tf, tb, ts, ta = self._tally_weights
-        exp = math.exp
-        for j in range(9):
-            if mine[j] or not unrevealed[j]:
-                continue
-            w = [1.0] * n
-            for k in range(1, n):
-                if o[nb + n * j + k] > 0.5:
-                    w[k] = 0.0
-                    continue
-                t = tally + (k * 9 + j) * 3
-                e = tf * o[t] - tb * o[t + 1] - ts * o[t + 2] - ta * o[acc + k * 9 + j]
-                if e != 0.0:
-                    w[k] = exp(max(-4.0, min(4.0, e)))
-            rows.append(j)
-            weights.append(w)
+        rows = [j for j in range(9) if unrevealed[j] and not mine[j]]
         if rows:
-            # Sinkhorn: each row sums to 1, each column to its free slots.
-            caps = [c if c > 0.0 else 0.0 for c in caps]
-            for _ in range(self.sinkhorn_iterations):
-                column_sums = map(sum, zip(*weights, strict=True))
-                scale = [c / t if t > 0.0 else 0.0 for c, t in zip(caps, column_sums, strict=True)]
-                scaled = []
-                for w in weights:
-                    w = list(map(mul, w, scale))
-                    t = sum(w)
-                    scaled.append([a / t for a in w] if t > 0.0 else w)
-                weights = scaled
-            for j, w in zip(rows, weights, strict=True):
+            fitted = sinkhorn4(self._prior_weights(o, rows), caps + [0.0] * (4 - n), self.sinkhorn_iterations)
+            for j, w in zip(rows, fitted, strict=True):
                 prob[j] = w
         return prob, mine, unrevealed
+
+    def _prior_weights(self, o: list[float], rows: list[int]) -> list[list[float]]:
+        """Per unknown ship: a weight per column (pile, opponents; zero-padded to 4) from the not-owner facts and
+        the tallies."""
+        n = self.num_players
+        tf, tb, ts, ta = self._tally_weights
+        exp = math.exp
+        weights = []
+        for j in rows:
+            w = [1.0] * n + [0.0] * (4 - n)
+            for k, not_owner, t, accused in self._evidence_at[j]:
+                if o[not_owner] > 0.5:
+                    w[k] = 0.0
+                    continue
+                e = tf * o[t] - tb * o[t + 1] - ts * o[t + 2] - ta * o[accused]
+                if e != 0.0:
+                    w[k] = exp(-4.0 if e < -4.0 else 4.0 if e > 4.0 else e)
+            weights.append(w)
+        return weights
 
     def _ship_values(self, o: list[float], prob: list[list[float]], mine: list[int], fame: list[float]) -> list[float]:
         """+1 for an own ship; minus the weighted chance that an opponent owns it otherwise."""
@@ -512,16 +711,10 @@ class HeuristicPolicy:
                         estimate[k] += pj[k] * fame[j]
             leader = max(range(1, n), key=estimate.__getitem__)
             weight[leader] += self.leader_weight
-        values = [0.0] * 9
-        for j in range(9):
-            if mine[j]:
-                values[j] = 1.0
-            else:
-                pj = prob[j]
-                v = 0.0
-                for k in range(1, n):
-                    v -= pj[k] * weight[k]
-                values[j] = v
+        _, c1, c2, c3 = weight + [0.0] * (4 - n)  # rows of prob have 4 columns (zero-padded)
+        values = [
+            1.0 if own else 0.0 - p1 * c1 - p2 * c2 - p3 * c3 for own, (_, p1, p2, p3) in zip(mine, prob, strict=True)
+        ]
         self._opponent_weights = weight
         return values
 
@@ -630,11 +823,8 @@ class HeuristicPolicy:
         values = []
         for k in range(1, n):
             coef = p["accuse_scale"] * (1.0 + self._opponent_weights[k])
-            for j in range(9):
-                if mine[j]:  # naming its own pirate is always wrong
-                    values.append(-1.0)
-                else:
-                    values.append(coef * prob[j][k] * steal[j] - cost)
+            # naming its own pirate is always wrong
+            values += [-1.0 if own else coef * pj[k] * s - cost for own, pj, s in zip(mine, prob, steal, strict=True)]
         return values
 
     def _card_cost(self, t: int, mine: list[int]) -> float:

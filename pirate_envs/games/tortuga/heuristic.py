@@ -31,6 +31,8 @@ from pirate_envs.games.tortuga.board import (
 )
 from pirate_envs.games.tortuga.observation import PLAYER_BLOCK, field_slices
 
+FRIEND_CACHE_LIMIT = 20_000  # friend estimates kept (cleared when full)
+
 (MOVE, ACTION, VOTE, DECLARE, LOOT, DRAW, MAP_RECIPIENT, EXTRA_MOVE) = range(8)
 (CURRENT_TARGET, CURRENT_DEST, MUTINY_SHIP, BRAWL_TARGET, SPY_TARGET, MAP_GIVE) = range(8, 14)
 
@@ -38,6 +40,19 @@ from pirate_envs.games.tortuga.observation import PLAYER_BLOCK, field_slices
 def _argmax(values: list[float]) -> int:
     """Index of the first largest entry (numpy's argmax on a list)."""
     return values.index(max(values))
+
+
+def _player_columns() -> np.ndarray:
+    """A ``PLAYER_BLOCK x 4`` matrix: a player block times it gives the block's position, role and nation
+    (-1 when unknown) from their one-hots, and its visible wealth (public treasure + my steal delta +
+    2 x public maps + my map delta; TOR-1004 block entries 21, 23, 24, 25)."""
+    columns = np.zeros((PLAYER_BLOCK, 4), dtype=np.float32)
+    columns[0:8, 0] = range(8)
+    columns[8:16, 1] = range(8)
+    columns[17, 2] = -1.0
+    columns[18:21, 2] = range(3)
+    columns[[21, 23, 24, 25], 3] = (1.0, 1.0, 2.0, 1.0)
+    return columns
 
 
 class HeuristicPolicy:
@@ -52,24 +67,63 @@ class HeuristicPolicy:
         self.sl = field_slices(self.n)
         self.armada_zone = ARMADA_PACKET[game.options["armada_depth"]]
         self.composition = NATION_TABLE[self.n]
+        self.player_columns = _player_columns()
+        self.scalars = self._scalar_indices()
+        self.friend_cache: dict[tuple[float, ...], list[float]] = {}
+
+    def _scalar_indices(self) -> np.ndarray:
+        """The observation entries ``_read`` takes one by one, in ``_read``'s order: the phase one-hot, the
+        galleon and deck counts, the own hoard, every seat's yes votes on my votes and against me, the
+        number of votes I initiated, every seat's steal delta against me, and the head of current_vote
+        (its type, initiator, target and participants)."""
+        n, sl = self.n, self.sl
+        vs, counts, players = sl["vote_stats"].start, sl["counts"].start, sl["players"].start
+        picks = [*range(14), counts, counts + 2, sl["own"].start]
+        picks += [vs + k * n for k in range(n)] + [vs + n * n + k * n for k in range(n)] + [vs + 2 * n * n]
+        picks += [players + k * PLAYER_BLOCK + 23 for k in range(n)]
+        cv = sl["current_vote"].start  # type one-hot (4), initiator, target and participants (n each)
+        picks += range(cv, cv + 4 + 3 * n)
+        return np.array(picks, dtype=np.intp)
 
     # --- reading the observation -------------------------------------------------------------------
     def _read(self, obs: np.ndarray) -> dict:
-        # Plain Python on lists: the fields are a few dozen small numbers, where numpy's per-call
-        # cost dominated (argmax per seat). Every entry read here is an integer count or a 0/1 flag.
+        # Two numpy calls read everything: one product maps each player block to its position, role,
+        # nation (-1: unknown) and visible wealth (one-hot fields times their indices; every entry is a
+        # small integer, so the float32 sums are exact), one gather takes the scattered single entries.
         n = self.n
-        sl = self.sl
-        players = obs[sl["players"]].tolist()
-        pos, role, nations, wealth = [], [], [], []
-        for k in range(n):
-            row = players[k * PLAYER_BLOCK : (k + 1) * PLAYER_BLOCK]
-            pos.append(_argmax(row[0:8]))
-            role.append(_argmax(row[8:16]))
-            nations.append(_argmax(row[18:21]) if row[17] == 0 else -1)
-            wealth.append(row[21] + row[23] + 2 * row[24] + row[25])
-        vs = obs[sl["vote_stats"]].tolist()
-        initiated_by_me = vs[2 * n * n]
-        mine = nations[0]
+        blocks = obs[self.sl["players"]].reshape(n, PLAYER_BLOCK)
+        pos, role, nations, wealth = blocks.dot(self.player_columns).T.tolist()
+        scalars = obs.take(self.scalars).tolist()
+        # The friend estimate depends only on the nations and the vote/steal counts, which change a few
+        # times a round: it is computed once per distinct input.
+        key = (*nations, *scalars[17 : 18 + 3 * n])
+        friend = self.friend_cache.get(key)
+        if friend is None:
+            friend = self._friend(nations, scalars[17 : 18 + 3 * n])
+            if len(self.friend_cache) >= FRIEND_CACHE_LIMIT:
+                self.friend_cache.clear()
+            self.friend_cache[key] = friend
+        return {
+            "pos": pos,
+            "role": role,
+            "friend": friend,
+            "wealth": wealth,
+            "galleon": scalars[14],
+            "deck": scalars[15],
+            "own_hoard": scalars[16],
+            "phase": _argmax(scalars[:14]),
+            "vote": scalars[18 + 3 * n :],
+        }
+
+    def _friend(self, nations: list[float], counts: list[float]) -> list[float]:
+        """Per seat, the chance of sharing my nation (see the module docstring). ``counts``: every seat's
+        yes votes on my votes, every seat's yes votes against me, the votes I initiated, every seat's
+        steal delta against me. Read-only once returned (it is cached)."""
+        n = self.n
+        yes_on_mine, yes_against_me = counts[:n], counts[n : 2 * n]
+        initiated_by_me = counts[2 * n]
+        stolen_from_me = counts[2 * n + 1 :]
+        mine = int(nations[0])
         unknown = [k for k in range(1, n) if nations[k] < 0]
         left = self.composition[mine] - sum(1 for k in range(n) if nations[k] == mine)
         prior = left / len(unknown) if unknown else 0.0
@@ -84,24 +138,17 @@ class HeuristicPolicy:
             else:
                 logit = math.log(prior / (1 - prior))
                 # k's yes votes on my votes, and k's yes votes against me
-                logit += 0.5 * (2 * vs[k * n] - initiated_by_me) - 0.7 * vs[n * n + k * n]
-                logit += 0.8 * min(0.0, players[k * PLAYER_BLOCK + 23])  # k stole from me
+                logit += 0.5 * (2 * yes_on_mine[k] - initiated_by_me) - 0.7 * yes_against_me[k]
+                logit += 0.8 * min(0.0, stolen_from_me[k])  # k stole from me
                 friend.append(1 / (1 + math.exp(-logit)))
-        counts = sl["counts"].start
-        return {
-            "pos": pos,
-            "role": role,
-            "friend": friend,
-            "wealth": wealth,
-            "galleon": float(obs[counts]),
-            "deck": float(obs[counts + 2]),
-            "own_hoard": float(obs[sl["own"].start]),
-            "phase": _argmax(obs[:14].tolist()),
-        }
+        return friend
 
     # --- policy ----------------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        legal = legal_indices(action_mask)
+        # ndarray.nonzero() is np.flatnonzero without its Python-level wrappers (a 1-D mask)
+        legal = np.asarray(action_mask).nonzero()[0]
+        if legal.size == 0:
+            legal_indices(action_mask)  # raises the shared error
         if legal.size == 1:
             return int(legal[0])
         info = self._read(observation)
@@ -112,7 +159,7 @@ class HeuristicPolicy:
         elif phase == ACTION:
             choice = self._action(info, set(legal.tolist()))
         elif phase in (VOTE, DECLARE):
-            choice = self._vote(observation, info, set(legal.tolist()), phase)
+            choice = self._vote(info, set(legal.tolist()), phase)
         elif phase in (LOOT, MAP_RECIPIENT, MAP_GIVE):
             choice = self._give(info, legal, phase)
         elif phase == DRAW:
@@ -180,10 +227,10 @@ class HeuristicPolicy:
                 return ix.dispute + target
         return act.PASS
 
-    def _want(self, obs: np.ndarray, info: dict) -> bool:
+    def _want(self, info: dict) -> bool:
         """Does the vote in progress (current_vote) help my nation if it passes?"""
         n = self.n
-        cv = obs[self.sl["current_vote"]].tolist()
+        cv = info["vote"]
         kind = _argmax(cv[:4])
         initiator = _argmax(cv[4 : 4 + n])
         target_vec = cv[4 + n : 4 + 2 * n]
@@ -196,8 +243,8 @@ class HeuristicPolicy:
             return friend[target] < 0.5 and target != 0
         return friend[initiator] - friend[target] > 0 if target >= 0 else friend[initiator] >= 0.5
 
-    def _vote(self, obs: np.ndarray, info: dict, legal: set, phase: int) -> int:
-        want = self._want(obs, info)
+    def _vote(self, info: dict, legal: set, phase: int) -> int:
+        want = self._want(info)
         if phase == DECLARE:
             return self.ix.declare + (0 if want else 1)
         wild = self.ix.vote + 2

@@ -7,13 +7,15 @@ viewer's own and the public transfers), the unrevealed vote cards of other voter
 a steal the viewer took no part in, and whether a ``MAP_GIVE`` decision exists for someone else.
 
 :func:`encode_reference` writes the vector field by field with no caches; :class:`ObservationEncoder`,
-the one the game uses, gives the same vector faster (vote statistics by row rotation, log entries
-cached per viewer by content).
+the one the game uses, gives the same vector faster (vote statistics by one precomputed permutation,
+the log and the last vote cached per viewer by content).
 """
 
 from __future__ import annotations
 
 from array import array
+from functools import reduce
+from operator import iconcat, itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 OBSERVATION_LOW = -64.0
 OBSERVATION_HIGH = 1.0e4
 PLAYER_BLOCK = 26
-LOG_CACHE_LIMIT = 20_000  # log-entry pieces kept per viewer (cleared when full)
+LOG_CACHE_LIMIT = 20_000  # log-entry pieces, whole logs, last votes kept per viewer (cleared when full)
 BIAS = 128  # added to the entries that can be negative while they are stored as bytes
 
 
@@ -168,6 +170,19 @@ def encode_reference(state: TortugaState, seat: int) -> np.ndarray:
     return np.frombuffer(obs, dtype=np.float32)
 
 
+ONE_HOT_3 = (b"\x01\x00\x00", b"\x00\x01\x00", b"\x00\x00\x01")  # a vote card (TOR-1004)
+ONE_HOT_2 = (b"\x01\x00", b"\x00\x01")  # a declaration / final vote
+
+
+def _vote_stats_order(n: int, seat: int) -> itemgetter:
+    """Picks the vote statistics (yes_by, yes_vs, votes_initiated, votes_targeting) in ``seat``'s order out
+    of the absolute ones flattened as ``votes_initiated + votes_targeting + yes_by rows + yes_vs rows``."""
+    order = [(seat + k) % n for k in range(n)]
+    picks = [2 * n + m * n * n + p * n + q for m in (0, 1) for p in order for q in order]
+    picks += [p for p in order] + [n + p for p in order]
+    return itemgetter(*picks)
+
+
 class ObservationEncoder:
     """Writes the observation of one seat; offsets are computed once per player count.
 
@@ -212,6 +227,11 @@ class ObservationEncoder:
         self.log_size = LOG_LENGTH * self.log_entry
         # Per viewer: log entry (as a tuple) -> its bytes as that viewer sees it.
         self.log_pieces: list[dict[tuple[int, ...], bytes]] = [{} for _ in range(n)]
+        # Per viewer: the whole log (a tuple of entry tuples) -> its bytes. The log changes only when an
+        # entry is added, so most observations find it here.
+        self.log_bytes: list[dict[tuple[tuple[int, ...], ...], bytes]] = [{} for _ in range(n)]
+        self.vote_stats_order = [_vote_stats_order(n, seat) for seat in range(n)]
+        self.last_vote_bytes: list[dict[tuple, bytes]] = [{} for _ in range(n)]  # per viewer, by content
         self.no_votes = [0] * n
         self.order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         biased = [self.o_players + PLAYER_BLOCK * k + d for k in range(n) for d in (23, 25)]
@@ -241,23 +261,64 @@ class ObservationEncoder:
         buf[self.o_active + (state.active - seat) % n] = 1
         buf[self.o_start + (state.start - seat) % n] = 1
         o = self.o_counts
-        buf[o] = state.galleon
-        buf[o + 1] = state.supply
-        buf[o + 2] = len(state.deck)
-        mv[self.o_drawn : self.o_drawn + NUM_CARD_TYPES] = bytes(state.drawn)
-        order = self.order[seat]
+        mv[o : o + 3 + NUM_CARD_TYPES] = bytes([state.galleon, state.supply, len(state.deck), *state.drawn])
+        self._write_players(state, seat, buf)
+        o = self.o_own
+        buf[o] = state.hoard[seat]
+        buf[o + 1] = state.maps[seat]
+        if state.game.options["wild_cooldown"] and state.wild_lock[seat]:
+            buf[o + 2] = 1
+        initiated = state.votes_initiated
+        if initiated != self.no_votes:
+            flat = reduce(iconcat, state.yes_by + state.yes_vs, initiated + state.votes_targeting)
+            stats = bytes(self.vote_stats_order[seat](flat))
+            mv[self.o_yes_by : self.o_yes_by + len(stats)] = stats
+        vote = state.vote
+        if vote is not None:
+            self._write_vote(vote, seat, buf)
+        last = state.last_vote
+        if last is not None:
+            # The last vote stays the same for many decisions: its field is cached per viewer by content.
+            key = (last["type"], last["initiator"], last["target"], *last["cards"], *last["final"])
+            key += (bool(last["passed"]), last["die"])
+            cache = self.last_vote_bytes[seat]
+            piece = cache.get(key)
+            if piece is None:
+                piece = self._last_vote_piece(last, seat)
+                if len(cache) >= LOG_CACHE_LIMIT:
+                    cache.clear()
+                cache[key] = piece
+            mv[self.lv_type : self.lv_type + len(piece)] = piece
+        loot = state.loot
+        if loot is not None:
+            o = self.o_loot
+            assigned = loot["assigned"]
+            mv[o : o + 3 + n] = bytes(
+                [loot["left"], loot["dice"], loot["successes"], *assigned[seat:], *assigned[:seat]]
+            )
+        event = state.event
+        if event is not None:
+            buf[self.o_event + event["card"]] = 1
+            if event["target"] >= 0:
+                buf[self.o_event + 12 + (event["target"] - seat) % n] = 1
+        if state.log:
+            log = self._log_bytes(state, seat)
+            mv[self.o_log : self.o_log + len(log)] = log
+        return np.frombuffer(buf, dtype=np.uint8) - self.bias  # uint8 - float32 -> float32
+
+    def _write_players(self, state: TortugaState, seat: int, buf: bytearray) -> None:
+        """The player blocks in ``seat``'s order (item writes beat building pieces at this size)."""
         base = self.o_players
         pos, role, exiled, nation = state.pos, state.role, state.exiled, state.nation
         pub_treasure, steals_made, pub_maps = state.pub_treasure, state.steals_made, state.pub_maps
-        my_steal = state.steal_delta[seat]
-        my_maps = state.map_delta[seat]
-        nation_known = state.nation_known
-        for k, p in enumerate(order):
+        my_steal, my_maps = state.steal_delta[seat], state.map_delta[seat]
+        revealed, spied, over = state.revealed, state.spied[seat], state.game_over
+        for p in self.order[seat]:
             buf[base + pos[p]] = 1
             buf[base + 8 + role[p]] = 1
             if exiled[p]:
                 buf[base + 16] = 1
-            if k == 0 or nation_known(seat, p):  # TOR-901 (all at the end, TOR-703)
+            if p == seat or revealed[p] or over or spied[p]:  # TOR-901 nation_known, inlined (TOR-703)
                 buf[base + 18 + nation[p]] = 1
             else:
                 buf[base + 17] = 1
@@ -267,85 +328,57 @@ class ObservationEncoder:
             buf[base + 24] = pub_maps[p]
             buf[base + 25] = my_maps[p] + BIAS
             base += PLAYER_BLOCK
-        o = self.o_own
-        buf[o] = state.hoard[seat]
-        buf[o + 1] = state.maps[seat]
-        if state.game.options["wild_cooldown"] and state.wild_lock[seat]:
-            buf[o + 2] = 1
-        initiated = state.votes_initiated
-        if initiated != self.no_votes:
-            # Row p of each matrix in viewer order is row[seat:] + row[:seat] (order is a rotation).
-            stats = []
-            for matrix in (state.yes_by, state.yes_vs):
-                for p in order:
-                    row = matrix[p]
-                    stats += row[seat:]
-                    stats += row[:seat]
-            for counts in (initiated, state.votes_targeting):
-                stats += counts[seat:]
-                stats += counts[:seat]
-            mv[self.o_yes_by : self.o_yes_by + len(stats)] = bytes(stats)
-        vote = state.vote
-        if vote is not None:
-            buf[self.cv_type + vote["type"]] = 1
-            buf[self.cv_init + (vote["initiator"] - seat) % n] = 1
-            if vote["target"] >= 0:
-                buf[self.cv_target + (vote["target"] - seat) % n] = 1
-            for p in vote["participants"]:
-                buf[self.cv_part + (p - seat) % n] = 1
-            own = vote["cards"][seat]
-            if own >= 0:
-                buf[self.cv_own + own] = 1
-            if vote["revealed"]:
-                cards, decl = vote["cards"], vote["decl"]
-                for k, p in enumerate(order):
-                    buf[self.cv_cards + 3 * k + cards[p]] = 1
-                    if decl[p] >= 0:
-                        buf[self.cv_decl + 2 * k + decl[p]] = 1
-        last = state.last_vote
-        if last is not None:
-            buf[self.lv_type + last["type"]] = 1
-            buf[self.lv_init + (last["initiator"] - seat) % n] = 1
-            if last["target"] >= 0:
-                buf[self.lv_target + (last["target"] - seat) % n] = 1
-            cards, final = last["cards"], last["final"]
-            lv_cards, lv_final = self.lv_cards, self.lv_final
-            for p in order:
-                buf[lv_cards + cards[p]] = 1
-                buf[lv_final + final[p]] = 1
-                lv_cards += 3
-                lv_final += 2
-            if last["passed"]:
-                buf[self.lv_passed] = 1
-            if last["die"] >= 0:
-                buf[self.lv_die + last["die"]] = 1
-        loot = state.loot
-        if loot is not None:
-            o = self.o_loot
-            buf[o] = loot["left"]
-            buf[o + 1] = loot["dice"]
-            buf[o + 2] = loot["successes"]
-            assigned = loot["assigned"]
-            for k, p in enumerate(order):
-                buf[o + 3 + k] = assigned[p]
-        event = state.event
-        if event is not None:
-            buf[self.o_event + event["card"]] = 1
-            if event["target"] >= 0:
-                buf[self.o_event + 12 + (event["target"] - seat) % n] = 1
-        log = state.log
-        if log:
+
+    def _last_vote_piece(self, last: dict, seat: int) -> bytes:
+        """The last_vote field as ``seat`` sees it (offsets relative to the field's start)."""
+        n = self.n
+        out = bytearray(7 + 7 * n)
+        out[last["type"]] = 1
+        out[4 + (last["initiator"] - seat) % n] = 1
+        if last["target"] >= 0:
+            out[4 + n + (last["target"] - seat) % n] = 1
+        cards, final = last["cards"], last["final"]
+        o = 4 + 2 * n
+        out[o : o + 3 * n] = b"".join([ONE_HOT_3[c] for c in cards[seat:] + cards[:seat]])
+        o = 4 + 5 * n
+        out[o : o + 2 * n] = b"".join([ONE_HOT_2[f] for f in final[seat:] + final[:seat]])
+        if last["passed"]:
+            out[4 + 7 * n] = 1
+        if last["die"] >= 0:
+            out[5 + 7 * n + last["die"]] = 1
+        return bytes(out)
+
+    def _write_vote(self, vote: dict, seat: int, buf: bytearray) -> None:
+        """The vote in progress (current_vote), as ``seat`` may see it."""
+        n = self.n
+        buf[self.cv_type + vote["type"]] = 1
+        buf[self.cv_init + (vote["initiator"] - seat) % n] = 1
+        if vote["target"] >= 0:
+            buf[self.cv_target + (vote["target"] - seat) % n] = 1
+        for p in vote["participants"]:
+            buf[self.cv_part + (p - seat) % n] = 1
+        own = vote["cards"][seat]
+        if own >= 0:
+            buf[self.cv_own + own] = 1
+        if vote["revealed"]:
+            cards, decl = vote["cards"], vote["decl"]
+            for k, p in enumerate(self.order[seat]):
+                buf[self.cv_cards + 3 * k + cards[p]] = 1
+                if decl[p] >= 0:
+                    buf[self.cv_decl + 2 * k + decl[p]] = 1
+
+    def _log_bytes(self, state: TortugaState, seat: int) -> bytes:
+        """The log field as ``seat`` sees it (newest entry first), cached per viewer by the log's content."""
+        key = tuple(map(tuple, state.log))
+        cache = self.log_bytes[seat]
+        log = cache.get(key)
+        if log is None:
             pieces = self.log_pieces[seat]
-            entries = []
-            for entry in reversed(log):
-                key = tuple(entry)
-                piece = pieces.get(key)
-                if piece is None:
-                    piece = self._log_entry_piece(state, seat, key)
-                entries.append(piece)
-            o = self.o_log
-            mv[o : o + self.log_entry * len(entries)] = b"".join(entries)
-        return np.frombuffer(buf, dtype=np.uint8) - self.bias  # uint8 - float32 -> float32
+            log = b"".join([pieces.get(entry) or self._log_entry_piece(state, seat, entry) for entry in reversed(key)])
+            if len(cache) >= LOG_CACHE_LIMIT:
+                cache.clear()
+            cache[key] = log
+        return log
 
     def _log_entry_piece(self, state: TortugaState, seat: int, entry: tuple[int, ...]) -> bytes:
         """One log entry as ``seat`` sees it (stored bytes, value plus BIAS), cached per viewer by the

@@ -1,0 +1,105 @@
+"""Env steps per second of ``training.train`` on a config, as a training run really goes.
+
+Runs the config itself (its vec env, opponents, features and network) with ``imitation.games=0``,
+no evaluations, no checkpoints, no TensorBoard and no progress bar, and prints the *marginal* rate:
+the steps between the end of the first rollout past ``--warmup`` steps and the end of the run,
+divided by the time between them — so start-up (process spawn, model build) cancels, as it does
+in the difference of two runs of different lengths.
+
+    python benchmarks/train_speed.py configs/dead_mans_draw_v0.yaml [--steps 40960] [--warmup 8192]
+        [--set vec_env.kind=lockstep ...] [--json out.json]
+
+One line per config: ``<config>  <steps/s> env steps/s (<steps> steps in <seconds> s)``.
+Never run it while something else loads the cores (a training run, a test suite).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+QUIET = [
+    "imitation.games=0",
+    "eval.every=1000000000",
+    "checkpoint.every=1000000000",
+    "logging.tensorboard=false",
+    "logging.progress_bar=false",
+    "run.init_from=null",
+]
+
+
+def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> dict[str, Any]:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    import training.callbacks as callbacks_module
+    import training.train as train_module
+    from training.config import load_config
+
+    marks: list[tuple[int, float]] = []
+
+    class Marks(BaseCallback):
+        def _on_rollout_end(self) -> None:
+            marks.append((self.model.num_timesteps, time.perf_counter()))
+
+        def _on_step(self) -> bool:
+            return True
+
+    with tempfile.TemporaryDirectory() as run_dir:
+        sets = [*QUIET, f"run.total_timesteps={steps}", f"run.dir={run_dir}", *overrides]
+        config = load_config(config_path, sets)
+        original = callbacks_module.RunPipelineCallback
+
+        def pipeline_with_marks(*args: Any, **kwargs: Any) -> Any:
+            from stable_baselines3.common.callbacks import CallbackList
+
+            return CallbackList([original(*args, **kwargs), Marks()])
+
+        callbacks_module.RunPipelineCallback = pipeline_with_marks
+        try:
+            train_module.train(config, Path(run_dir))
+        finally:
+            callbacks_module.RunPipelineCallback = original
+    start = next(((t, s) for t, s in marks if t >= warmup), None)
+    if start is None or start == marks[-1]:
+        raise SystemExit(f"{config_path}: --steps {steps} leaves no rollout after --warmup {warmup}; raise --steps")
+    (t0, s0), (t1, s1) = start, marks[-1]
+    return {
+        "config": config_path,
+        "overrides": overrides,
+        "steps": t1 - t0,
+        "seconds": round(s1 - s0, 2),
+        "steps_per_second": round((t1 - t0) / (s1 - s0), 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("configs", nargs="+", help="YAML configs")
+    parser.add_argument("--steps", type=int, default=40960, help="env steps of each run (default 40960)")
+    parser.add_argument("--warmup", type=int, default=8192, help="steps left out at the start (default 8192)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args(argv)
+    results = []
+    for path in args.configs:
+        row = measure(path, args.steps, args.warmup, args.overrides)
+        results.append(row)
+        extra = f" [{' '.join(args.overrides)}]" if args.overrides else ""
+        print(
+            f"{path}{extra}  {row['steps_per_second']:,.0f} env steps/s ({row['steps']:,} steps in {row['seconds']} s)"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

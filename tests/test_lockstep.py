@@ -1,0 +1,161 @@
+"""``training.lockstep``: many envs stepped together, network opponents deciding in batches.
+
+With opponents that decide row by row (random, heuristic) the lockstep envs must give exactly the
+trajectories of a ``DummyVecEnv`` of the same envs and seeds; with a network opponent its decisions
+must be asked once per round for every env that waits on it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from sb3_contrib.common.maskable.utils import get_action_masks
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+import pirate_envs
+from training.lockstep import LockstepEnvs, LockstepVecEnv
+from training.train import make_training_env
+from training.vec_env import BatchedSubprocVecEnv
+
+# learner decisions in one game at most, about (default player counts): runs this long see auto-resets
+LEARNER_TURNS_PER_GAME = {"potsm_v0": 50, "dead_mans_draw_v0": 50, "tortuga_v0": 50, "madame_ching_v0": 120}
+
+
+def env_fns(env_id: str, count: int, opponents, **options) -> list:
+    return [functools.partial(make_training_env, env_id, "random", opponents, options, False)] * count
+
+
+def play(vec, steps: int, seed: int) -> list:
+    """Masked random learner actions; everything the learner sees, episode records included."""
+    rng = np.random.default_rng(seed)
+    vec.seed(seed)
+    record = [vec.reset()]
+    for _ in range(steps):
+        masks = get_action_masks(vec)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = vec.step(actions)
+        record += [masks, obs, rewards, dones]
+        for info, done in zip(infos, dones, strict=True):
+            if done:
+                record += [info["terminal_observation"], np.array([info["episode"]["r"], info["episode"]["l"]])]
+                record.append(np.array(info["seat_won"]))
+    return record
+
+
+@pytest.mark.parametrize("opponents", ["heuristic", "random"])
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_same_trajectories_as_a_dummy_vec_env_with_row_by_row_opponents(env_id, opponents):
+    fns = env_fns(env_id, 3, opponents)
+    steps = LEARNER_TURNS_PER_GAME[env_id] + 10
+    expected = play(DummyVecEnv(fns), steps, seed=5)
+    got = play(LockstepVecEnv(fns), steps, seed=5)
+    assert len(expected) == len(got)
+    assert sum(1 for item in expected if item.shape == (2,)) > 0, "an episode must end (auto-reset) in the run"
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_batched_workers_in_lockstep_match_a_dummy_vec_env():
+    fns = env_fns("dead_mans_draw_v0", 5, "heuristic")
+    batched = BatchedSubprocVecEnv(fns, workers=2, lockstep=True)
+    try:
+        expected, got = play(DummyVecEnv(fns), 60, seed=2), play(batched, 60, seed=2)
+    finally:
+        batched.close()
+    assert len(expected) == len(got)
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+class CountingNetwork:
+    """A stand-in network opponent: the first legal action, and a record of every batch it was asked."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+        self.single = 0
+
+    def act(self, observation, action_mask, rng) -> int:
+        self.single += 1
+        return int(np.flatnonzero(action_mask)[0])
+
+    def act_batch(self, observations, action_masks, rng) -> list[int]:
+        assert len(observations) == len(action_masks)
+        self.batches.append(len(observations))
+        return [int(np.flatnonzero(mask)[0]) for mask in action_masks]
+
+
+def test_a_network_opponent_decides_once_per_round_for_all_waiting_envs():
+    network = CountingNetwork()
+    envs = [pirate_envs.make_gym("madame_ching_v0", seat=0, opponents=network) for _ in range(8)]
+    together = LockstepEnvs(envs, seed=0)
+    together.reset([10 + i for i in range(8)], [None] * 8)
+    for _ in range(5):
+        together.step([int(np.flatnonzero(m)[0]) for m in together.masks()])
+    assert network.batches and max(network.batches) == 8, network.batches
+    # and the same decisions as asking it row by row: the first legal action either way
+    alone = [pirate_envs.make_gym("madame_ching_v0", seat=0, opponents=CountingNetwork()) for _ in range(8)]
+    for i, env in enumerate(alone):
+        env.reset(seed=10 + i)
+    for _ in range(5):
+        for env in alone:
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    for env, mine in zip(alone, together.envs, strict=True):
+        np.testing.assert_array_equal(env.state.observation(0), mine.state.observation(0))
+
+
+def test_an_illegal_learner_action_ends_only_that_episode():
+    fns = env_fns("dead_mans_draw_v0", 2, "random")
+    vec = LockstepVecEnv(fns)
+    vec.seed(0)
+    vec.reset()
+    envs = vec.envs
+    for env in envs:
+        env.illegal_action = "terminate"
+    masks = get_action_masks(vec)
+    illegal = int(np.flatnonzero(~masks[0])[0])
+    legal = int(np.flatnonzero(masks[1])[0])
+    with pytest.warns(pirate_envs.core.env_options.IllegalActionWarning):
+        _, rewards, dones, infos = vec.step(np.array([illegal, legal]))
+    assert dones[0] and rewards[0] == -1.0 and infos[0]["illegal_action"] and "episode" in infos[0]
+    assert not infos[1].get("illegal_action")
+
+
+def test_lockstep_needs_pirate_envs():
+    import gymnasium
+
+    with pytest.raises(TypeError, match="lockstep stepping needs pirate_envs"):
+        LockstepEnvs([gymnasium.make("CartPole-v1")])
+    with pytest.raises(ValueError, match="at least one env"):
+        LockstepEnvs([])
+
+
+def test_training_in_lockstep_reaches_self_play(tmp_path):
+    """``vec_env.kind: lockstep``: a run trains, snapshots join as opponents (the batched kind's workers in
+    lockstep are checked against a DummyVecEnv above)."""
+    import yaml
+
+    from training.checkpoints import latest_checkpoint
+    from training.train import main
+
+    run_dir = tmp_path / "run"
+    config = {
+        "env": {"id": "dead_mans_draw_v0", "seat": "random"},
+        "run": {"dir": str(run_dir), "total_timesteps": 128, "seed": 1},
+        "vec_env": {"n_envs": 4, "kind": "lockstep"},
+        "ppo": {"n_steps": 16, "batch_size": 32, "n_epochs": 1},
+        "network": {"pi": [16], "vf": [16]},
+        "opponents": {
+            "stages": [{"until": 64, "mix": {"heuristic": 1}}, {"until": None, "mix": {"selfplay": 1}}],
+            "snapshot_every": 32,
+        },
+        "eval": {"every": 128, "games": 2},
+        "checkpoint": {"every": 128, "keep": 1},
+        "logging": {"progress_bar": False, "tensorboard": False},
+    }
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config))
+    assert main([str(path)]) == 0
+    _, state = latest_checkpoint(run_dir)
+    assert state["timesteps"] == 128 and state["stage"] == 1 and state["pool"]["snapshots"]

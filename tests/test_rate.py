@@ -1,0 +1,188 @@
+"""Reference ladders (training/ladder.py) and placing a policy on them (``training.rate``)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from pirate_envs import ENV_IDS
+from pirate_envs.core.registry import game_class
+from training.ladder import (
+    ANCHOR_RATING,
+    LadderPlan,
+    entries_of,
+    file_sha256,
+    fit_ladder,
+    ladder_path,
+    load_ladder,
+    outcome_key,
+    place,
+    shipped_model,
+    win_probability,
+)
+from training.rate import main as rate_main
+from training.rate import rate_policy
+
+DMD = "dead_mans_draw_v0"
+
+
+def _match(focal, opponent, wins, losses, ties=0):
+    outcomes = {"1-0": wins, "0-1": losses}
+    if ties:
+        outcomes["1-1"] = ties
+    return {"focal": focal, "opponent": opponent, "games": wins + losses + ties, "seed": 0, "outcomes": outcomes}
+
+
+def _simulated(truth, pairs, games, num_players, rng):
+    matches = []
+    for focal, opponent in pairs:
+        mine, theirs = 10 ** (truth[focal] / 400), (num_players - 1) * 10 ** (truth[opponent] / 400)
+        wins = int(rng.binomial(games, mine / (mine + theirs)))
+        matches.append(_match(focal, opponent, wins, games - wins))
+    return matches
+
+
+def test_the_scale_means_elo_odds():
+    assert win_probability(1900, 1500) == pytest.approx(10 / 11)
+    assert win_probability(1600, 1500) == pytest.approx(0.6401, abs=1e-4)
+    assert win_probability(1500, 1500) == 0.5
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_fit_recovers_known_ratings_with_the_anchor_at_1500(num_players):
+    truth = {"random": 1050.0, "heuristic": 1500.0, "strong": 1650.0, "weak": 1300.0}
+    pairs = [("heuristic", "random"), ("strong", "random"), ("strong", "heuristic"), ("weak", "heuristic")]
+    pairs.append(("weak", "random"))
+    matches = _simulated(truth, pairs, 4000, num_players, np.random.default_rng(3))
+    fitted = fit_ladder(list(truth), matches, num_players, bootstrap=200)
+    assert fitted["heuristic"] == {"rating": ANCHOR_RATING, "ci95": [ANCHOR_RATING, ANCHOR_RATING]}
+    for label, rating in truth.items():
+        low, high = fitted[label]["ci95"]
+        assert low <= fitted[label]["rating"] <= high
+        assert fitted[label]["rating"] == pytest.approx(rating, abs=40)
+        assert low - 5 <= rating <= high + 5
+
+
+def test_ties_count_half_and_the_prior_keeps_a_hopeless_entry_finite():
+    only_ties = [_match("a", "heuristic", 0, 0, ties=50)]
+    assert fit_ladder(["heuristic", "a"], only_ties, 2, bootstrap=0)["a"]["rating"] == pytest.approx(1500, abs=0.01)
+    # Breslow: each tie is one win and one loss for each side; 30 wins, 10 losses, 20 ties: odds 50:30
+    mixed = [_match("a", "heuristic", 30, 10, ties=20)]
+    assert fit_ladder(["heuristic", "a"], mixed, 2, bootstrap=0)["a"]["rating"] == pytest.approx(
+        1500 + 400 * np.log10(50 / 30), abs=0.5
+    )
+    never = fit_ladder(["heuristic", "a"], [_match("a", "heuristic", 0, 200)], 2, bootstrap=50)["a"]
+    assert 0 < never["rating"] < 1000 and np.isfinite(never["ci95"]).all()
+
+
+def test_place_holds_the_references_fixed():
+    rng = np.random.default_rng(5)
+    truth = {"random": 1000.0, "heuristic": 1500.0, "new": 1400.0}
+    matches = _simulated(truth, [("new", "random"), ("new", "heuristic")], 3000, 4, rng)
+    placed = place({"random": 1000.0, "heuristic": 1500.0}, matches, 4, bootstrap=200, label="new")
+    assert placed["ci95"][0] <= 1400 <= placed["ci95"][1] and placed["rating"] == pytest.approx(1400, abs=30)
+    moved = place({"random": 1100.0, "heuristic": 1600.0}, matches, 4, bootstrap=0, label="new")
+    assert moved["rating"] == pytest.approx(placed["rating"] + 100, abs=1.0)  # the references do not move
+
+
+def test_outcome_keys():
+    assert outcome_key({"seats": [0, 1], "winners": [0]}) == "1-0"
+    assert outcome_key({"seats": [1, 0, 1, 1], "winners": [0, 2]}) == "0-2"  # two opponent seats (a team)
+    assert outcome_key({"seats": [0, 1], "winners": [0, 1]}) == "1-1"  # a tie
+    assert outcome_key({"seats": [0, 1], "winners": [], "truncated": True}) == "none"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_shipped_ladders_are_complete_and_refit_to_their_ratings(env_id):
+    ladder = load_ladder(env_id)
+    assert ladder["num_players"] == game_class(env_id)().num_players  # the default player count
+    plan = LadderPlan(**{**ladder["plan"], "ismcts": tuple(ladder["plan"]["ismcts"]),
+                         "flatmc": tuple(ladder["plan"]["flatmc"])})  # fmt: skip
+    assert list(ladder["entries"]) == list(entries_of(env_id, plan))
+    kinds = [label.partition(":")[0] for label in ladder["entries"]]
+    assert kinds.count("ismcts") == 2 and kinds.count("flatmc") == 2
+    assert {"random", "heuristic", "shipped"} <= set(ladder["entries"])
+    assert ladder["entries"]["heuristic"]["rating"] == ANCHOR_RATING
+    for entry in ladder["entries"].values():
+        low, high = entry["ci95"]
+        assert low <= entry["rating"] <= high and entry["games"] > 0 and entry["seeds"]
+    refit = fit_ladder(list(ladder["entries"]), ladder["matches"], ladder["num_players"], seed=plan.seed)
+    assert {k: v["rating"] for k, v in refit.items()} == {k: v["rating"] for k, v in ladder["entries"].items()}
+    assert ladder["entries"]["random"]["rating"] < ANCHOR_RATING
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_the_shipped_entry_rates_the_shipped_model(env_id):
+    assert load_ladder(env_id)["shipped_sha256"] == file_sha256(shipped_model(env_id)), (
+        f"checkpoints/{env_id}/model.zip changed since its ladder was built: "
+        f"python -m training.ladder --env {env_id} --replay shipped"
+    )
+
+
+def test_rating_the_heuristic_afresh_lands_on_its_entry(capsys):
+    assert rate_main(["--env", DMD, "--policy", "heuristic", "--games", "150", "--seed", "7", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ladder_entry"] == "heuristic" and report["ladder_rating"] == ANCHOR_RATING
+    low, high = report["ci95"]
+    assert low <= ANCHOR_RATING <= high and low <= report["rating"] <= high and high - low < 250
+    assert report["games"] == 150 and set(report["references"]) == {"random", "heuristic", "shipped"}
+
+
+def test_the_same_seed_gives_the_same_figure():
+    first, again = (rate_policy(DMD, "heuristic", games=40, seed=3, references=["random", "heuristic"]) for _ in "ab")
+    assert first == again
+    assert rate_policy(DMD, "heuristic", games=40, seed=4, references=["random", "heuristic"]) != first
+
+
+def test_rate_places_module_callable_and_names_shipped(capsys):
+    weak = rate_policy(DMD, "pirate_envs.core.policy:RandomPolicy", games=60, references=["heuristic"])
+    assert weak["rating"] < 1300 and "ladder_rating" not in weak
+    shipped = rate_policy(DMD, str(shipped_model(DMD)), games=4, references=["random"])
+    assert shipped["ladder_entry"] == "shipped"
+    assert rate_main(["--env", DMD, "--policy", "random", "--games", "4", "--references", "random"]) == 0
+    assert capsys.readouterr().out.startswith("rating ")
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--policy", "heuristic", "--references", "nobody"], "unknown references"),
+        (["--policy", "nonsense"], "unknown policy"),
+        (["--policy", "no_such_module_x:thing"], "cannot import"),
+        (["--policy", "heuristic", "--num-players", "3"], "ladder is played at 2 players"),
+        (["--policy", "heuristic", "--ladder", "/nonexistent/ladder.json"], "no usable ladder"),
+    ],
+)
+def test_rate_usage_errors(capsys, extra, message):
+    assert rate_main(["--env", DMD, *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_ladder_path_is_beside_the_shipped_model():
+    assert ladder_path(DMD).parent == shipped_model(DMD).parent
+
+
+def test_replay_shipped_replays_only_its_matches_and_refits(monkeypatch, tmp_path):
+    import training.ladder as ladder_module
+
+    target = tmp_path / "ladder.json"
+    target.write_text(ladder_path(DMD).read_text())
+    monkeypatch.setattr(ladder_module, "ladder_path", lambda env_id: target)
+    played = []
+
+    def fake_match(env_id, num_players, focal, opponent, games, seed, workers=1, progress=False):
+        played.append((focal[0], opponent[0], seed))
+        return {"focal": focal[0], "opponent": opponent[0], "games": games, "seed": seed,
+                "outcomes": {"1-0": games}, "focal_win_rate": 1.0, "wall_seconds": 0.0, "cpu_seconds": 0.0}  # fmt: skip
+
+    monkeypatch.setattr(ladder_module, "play_match", fake_match)
+    old = load_ladder(DMD)
+    rebuilt = ladder_module.build_ladder(DMD, replay=["shipped"], say=lambda text: None)
+    assert played == [("shipped", "random", 1), ("shipped", "heuristic", 2)]  # the plan's seeds
+    assert rebuilt["entries"]["shipped"]["rating"] > old["entries"]["shipped"]["rating"] + 200  # it won every game
+    untouched = [m for m in old["matches"] if "shipped" not in (m["focal"], m["opponent"])]
+    assert [m for m in rebuilt["matches"] if "shipped" not in (m["focal"], m["opponent"])] == untouched
+    refit = ladder_module.build_ladder(DMD, refit_only=True, say=lambda text: None)
+    assert not played[2:] and refit["entries"] == old["entries"]  # --refit plays nothing
