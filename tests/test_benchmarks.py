@@ -99,3 +99,19 @@ def test_paired_difference_counts_each_deal_once():
     assert low < 0.25 < high and high - 0.25 == 0.25 - low
     same = ppo_gain.paired_difference([1, 0, 1], [1, 0, 1])
     assert same["difference"] == 0 and same["difference_ci95"] == [0.0, 0.0]
+
+
+def test_train_speed_measures_the_steps_after_the_warmup(tmp_path):
+    """benchmarks/train_speed.py: a tiny run of a real config; the rate covers the rollouts after --warmup."""
+    import json
+
+    out = tmp_path / "speed.json"
+    tiny = ["vec_env.n_envs=2", "ppo.n_steps=32", "ppo.batch_size=32", "ppo.n_epochs=1", "eval.games=2"]
+    command = [sys.executable, str(ROOT / "benchmarks" / "train_speed.py"), str(ROOT / "configs" / "quickstart.yaml")]
+    command += ["--steps", "256", "--warmup", "64", "--json", str(out)]
+    command += [arg for key in tiny for arg in ("--set", key)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "env steps/s" in result.stdout
+    (row,) = json.loads(out.read_text())
+    assert row["steps"] == 256 - 64 and row["steps_per_second"] > 0  # rollouts end at 64, 128, ..., 256

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from pirate_envs.cli import command_prog
 from pirate_envs.core.registry import ENV_IDS, game_class
 from pirate_envs.shipped import checkpoints_dir
 
@@ -448,7 +449,7 @@ def write_ladder(ladder: Mapping[str, Any], path: Path) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m training.ladder",
+        prog=command_prog(__spec__.name),
         description="Build (or refit) a game's reference ladder: " + __doc__.split("\n")[0],
     )
     parser.add_argument(

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pirate_envs.cli import command_prog
 from pirate_envs.core.policy import SEARCH_BOTS
 
 from .inputs import EXIT_USAGE, InputError, add_game_arguments, policy_label
@@ -172,7 +173,7 @@ def rating_text(report: dict[str, Any]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m training.rate",
+        prog=command_prog(__spec__.name),
         description="Rate a policy on a game's shipped reference ladder (heuristic = 1500; 400 points = 10:1 odds).",
     )
     add_game_arguments(parser)

@@ -360,9 +360,11 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
         say,
     )
     from .curriculum import OpponentSchedule
+    from .lockstep import single_blas_thread
 
     run_cfg, opp_cfg = config["run"], config["opponents"]
     torch.set_num_threads(run_cfg["torch_threads"])
+    single_blas_thread()  # numpy's BLAS threads only fight the envs and torch for the cores
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     tensorboard_log = str(run_dir / "tb") if config["logging"]["tensorboard"] else None

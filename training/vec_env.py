@@ -41,6 +41,9 @@ def _worker(remote: Any, parent_remote: Any, env_fns: CloudpickleWrapper, lockst
     from stable_baselines3.common.env_util import is_wrapped
 
     parent_remote.close()
+    from .lockstep import single_blas_thread
+
+    single_blas_thread()  # the network opponents' batched passes: see single_blas_thread
     envs = [_patch_env(fn()) for fn in env_fns.var]
     reset_infos: list[dict[str, Any]] = [{} for _ in envs]
     together = None
