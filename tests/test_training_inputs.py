@@ -318,7 +318,8 @@ def test_ship_refuses_to_replace_a_shipped_checkpoint_without_force(ship_run, ca
     assert main([str(run_dir), "--games", "4", "--vs", "random"]) == 2
     err = capsys.readouterr().err
     assert f"{str(existing / 'model.zip')!r} is a shipped checkpoint already" in err and "--force" in err
-    assert "vs heuristic 0.284" in err  # what would be replaced: its recorded evaluation
+    recorded = json.loads(before[1])["vs"]["heuristic"]["win_rate"]
+    assert f"vs heuristic {recorded:.3f}" in err  # what would be replaced: its recorded evaluation
     assert ((existing / "model.zip").read_bytes(), (existing / "eval.json").read_text()) == before
 
 
