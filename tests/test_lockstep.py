@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import DummyVecEnv
+from vec_env_play import play
 
 import pirate_envs
 from training.lockstep import LockstepEnvs, LockstepVecEnv
@@ -27,30 +28,13 @@ def env_fns(env_id: str, count: int, opponents, **options) -> list:
     return [functools.partial(make_training_env, env_id, "random", opponents, options, False)] * count
 
 
-def play(vec, steps: int, seed: int) -> list:
-    """Masked random learner actions; everything the learner sees, episode records included."""
-    rng = np.random.default_rng(seed)
-    vec.seed(seed)
-    record = [vec.reset()]
-    for _ in range(steps):
-        masks = get_action_masks(vec)
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, dones, infos = vec.step(actions)
-        record += [masks, obs, rewards, dones]
-        for info, done in zip(infos, dones, strict=True):
-            if done:
-                record += [info["terminal_observation"], np.array([info["episode"]["r"], info["episode"]["l"]])]
-                record.append(np.array(info["seat_won"]))
-    return record
-
-
 @pytest.mark.parametrize("opponents", ["heuristic", "random"])
 @pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
 def test_same_trajectories_as_a_dummy_vec_env_with_row_by_row_opponents(env_id, opponents):
     fns = env_fns(env_id, 3, opponents)
     steps = LEARNER_TURNS_PER_GAME[env_id] + 10
-    expected = play(DummyVecEnv(fns), steps, seed=5)
-    got = play(LockstepVecEnv(fns), steps, seed=5)
+    expected = play(DummyVecEnv(fns), steps, seed=5, episode_info=True)
+    got = play(LockstepVecEnv(fns), steps, seed=5, episode_info=True)
     assert len(expected) == len(got)
     assert sum(1 for item in expected if item.shape == (2,)) > 0, "an episode must end (auto-reset) in the run"
     for a, b in zip(expected, got, strict=True):
@@ -61,7 +45,10 @@ def test_batched_workers_in_lockstep_match_a_dummy_vec_env():
     fns = env_fns("dead_mans_draw_v0", 5, "heuristic")
     batched = BatchedSubprocVecEnv(fns, workers=2, lockstep=True)
     try:
-        expected, got = play(DummyVecEnv(fns), 60, seed=2), play(batched, 60, seed=2)
+        expected, got = (
+            play(DummyVecEnv(fns), 60, seed=2, episode_info=True),
+            play(batched, 60, seed=2, episode_info=True),
+        )
     finally:
         batched.close()
     assert len(expected) == len(got)

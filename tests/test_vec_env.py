@@ -6,9 +6,9 @@ import functools
 
 import numpy as np
 import pytest
-from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
+from vec_env_play import play
 
 import pirate_envs
 from training.train import make_training_env
@@ -19,20 +19,6 @@ ENV_ID = pirate_envs.ENV_IDS[0]
 
 def env_fns(count: int, opponents: str = "random") -> list:
     return [functools.partial(make_training_env, ENV_ID, "random", opponents, {}, False)] * count
-
-
-def play(vec, steps: int, seed: int) -> list:
-    """Step with masked random actions; record everything the learner would see."""
-    rng = np.random.default_rng(seed)
-    vec.seed(seed)
-    record = [vec.reset()]
-    for _ in range(steps):
-        masks = get_action_masks(vec)
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, dones, infos = vec.step(actions)
-        ends = [info["terminal_observation"] for info, done in zip(infos, dones, strict=True) if done]
-        record += [masks, obs, rewards, dones, *ends]
-    return record
 
 
 def test_same_trajectories_as_a_dummy_vec_env():
