@@ -25,11 +25,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's training package
 
 from training.inputs import EXIT_USAGE, InputError
+from training.ship import ShipError, read_run_config
 from training.stats import Z_95
 from training.tournament import prepare_tournament, run_prepared
 from training.train import WARM_START_MODEL
@@ -55,14 +54,14 @@ def paired_difference(first: Sequence[int], second: Sequence[int]) -> dict[str, 
 
 
 def run_config(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / "config.yaml"
-    if not path.is_file():
+    """The run's game: ``env_id`` and rule ``options`` of its config.yaml (``training.ship.read_run_config``)."""
+    if not (run_dir / "config.yaml").is_file():
         raise InputError(f"{run_dir} is not a training run directory (no config.yaml)")
     try:
-        config = yaml.safe_load(path.read_text())
-        return {"env_id": config["env"]["id"], "options": dict(config["env"].get("options") or {})}
-    except (yaml.YAMLError, KeyError, TypeError, AttributeError) as err:
-        raise InputError(f"{path} does not name the run's game (env.id): {err}") from None
+        config = read_run_config(run_dir)
+    except ShipError as err:
+        raise InputError(str(err)) from None
+    return {"env_id": config.env.id, "options": dict(config.env.options)}
 
 
 def measure_gain(

@@ -41,7 +41,7 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
 
     import training.callbacks as callbacks_module
     import training.train as train_module
-    from training.config import load_config
+    from training.config import load_typed_config
 
     marks: list[tuple[int, float]] = []
 
@@ -54,7 +54,7 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
 
     with tempfile.TemporaryDirectory() as run_dir:
         sets = [*QUIET, f"run.total_timesteps={steps}", f"run.dir={run_dir}", *overrides]
-        config = load_config(config_path, sets)
+        config = load_typed_config(config_path, sets)
         original = callbacks_module.RunPipelineCallback
 
         def pipeline_with_marks(*args: Any, **kwargs: Any) -> Any:

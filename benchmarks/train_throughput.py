@@ -25,6 +25,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import pirate_envs  # noqa: E402
-from training.config import load_config  # noqa: E402
+from training.config import load_typed_config  # noqa: E402
+from training.config_types import TrainConfig  # noqa: E402
 from training.train import build_model, build_vec_env  # noqa: E402
 
 DEFAULT_LAYOUTS = ("dummy:1", "dummy:4", "dummy:16", "subproc:4", "batched:16:2")
@@ -72,16 +74,16 @@ class TimedVecEnv(VecEnvWrapper):
         return result
 
 
-def layout_config(config: dict[str, Any], layout: str) -> dict[str, Any]:
-    """``config`` with the vec env of ``layout``: ``kind:n_envs``, or ``batched:n_envs:workers``."""
+def layout_config(config: TrainConfig, layout: str) -> TrainConfig:
+    """``config`` with the vec env of ``layout``: ``kind:n_envs``, or ``batched:n_envs:workers``
+    (``vec_env.lockstep`` stays the config's)."""
     kind, n_envs, *workers = layout.split(":")
-    vec = {"kind": kind, "n_envs": int(n_envs), "workers": int(workers[0]) if workers else 2}
-    ppo = dict(config["ppo"])
-    ppo["batch_size"] = min(ppo["batch_size"], ppo["n_steps"] * vec["n_envs"])
-    return {**config, "vec_env": vec, "ppo": ppo}
+    vec = replace(config.vec_env, kind=kind, n_envs=int(n_envs), workers=int(workers[0]) if workers else 2)
+    ppo = replace(config.ppo, batch_size=min(config.ppo.batch_size, config.ppo.n_steps * vec.n_envs))
+    return replace(config, vec_env=vec, ppo=ppo)
 
 
-def opponents_of(config: dict[str, Any], spec: str) -> Any:
+def opponents_of(config: TrainConfig, spec: str) -> Any:
     """``spec`` for every other seat, or with ``config`` the config's first-stage opponent mix (what
     training starts with; later stages add self-play snapshots, which cost less than heuristic bots)."""
     if spec != "config":
@@ -89,18 +91,18 @@ def opponents_of(config: dict[str, Any], spec: str) -> Any:
     from pirate_envs.core.selfplay import SelfPlayPool
     from training.curriculum import OpponentSchedule
 
-    return SelfPlayPool(mix=OpponentSchedule(config["opponents"]["stages"]).mix(0))
+    return SelfPlayPool(mix=OpponentSchedule.from_config(config).mix(0))
 
 
-def make_vec_env(config: dict[str, Any], opponents: Any):
+def make_vec_env(config: TrainConfig, opponents: Any):
     vec = build_vec_env(config, opponents=opponents)
     vec.seed(0)
     return vec
 
 
-def env_only(config: dict[str, Any], opponents: Any, steps: int) -> float:
+def env_only(config: TrainConfig, opponents: Any, steps: int) -> float:
     """Env steps/s with random legal actions."""
-    n_envs = config["vec_env"]["n_envs"]
+    n_envs = config.vec_env.n_envs
     vec = make_vec_env(config, opponents)
     rng = np.random.default_rng(0)
     vec.reset()
@@ -117,7 +119,7 @@ def env_only(config: dict[str, Any], opponents: Any, steps: int) -> float:
 
 
 def learn(
-    config: dict[str, Any], opponents: Any, steps: int, threads: int = 1, update_threads: int | None = None
+    config: TrainConfig, opponents: Any, steps: int, threads: int = 1, update_threads: int | None = None
 ) -> dict[str, float]:
     """Full MaskablePPO.learn: steps/s and the share of time spent in the env."""
     import torch
@@ -126,9 +128,8 @@ def learn(
 
     torch.set_num_threads(threads)
     vec = TimedVecEnv(make_vec_env(config, opponents))
-    ppo, n_envs = config["ppo"], config["vec_env"]["n_envs"]
     model = build_model(config, vec, tensorboard_log=None)
-    rollout = ppo["n_steps"] * n_envs
+    rollout = config.ppo.n_steps * config.vec_env.n_envs
     total = max(rollout, (steps // rollout) * rollout)
     start = time.perf_counter()
     callback = None if update_threads is None else UpdateThreadsCallback(threads, update_threads)
@@ -158,11 +159,11 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     for env_id in args.env:
-        config = load_config(ROOT / "configs" / f"{env_id}.yaml")
+        config = load_typed_config(ROOT / "configs" / f"{env_id}.yaml")
         opponents = opponents_of(config, args.opponents)
         for layout in args.layouts:
             cfg = layout_config(config, layout)
-            vec = cfg["vec_env"]
+            vec = {"kind": cfg.vec_env.kind, "n_envs": cfg.vec_env.n_envs, "workers": cfg.vec_env.workers}
             env_rate = env_only(cfg, opponents, args.steps)
             thread_pairs = [(t, None) for t in args.threads] + [(1, u) for u in args.update_threads]
             for threads, update_threads in thread_pairs if not args.skip_learn else [(None, None)]:

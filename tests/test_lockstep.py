@@ -56,6 +56,36 @@ def test_batched_workers_in_lockstep_match_a_dummy_vec_env():
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("env_id", ["dead_mans_draw_v0", "madame_ching_v0"])
+def test_offloading_a_share_to_a_worker_keeps_the_trajectories(env_id):
+    fns = env_fns(env_id, 5, "heuristic")
+    steps = LEARNER_TURNS_PER_GAME[env_id] + 10
+    offloaded = LockstepVecEnv(fns, offload=0.6)
+    try:
+        assert offloaded.n_local == 2 and offloaded.remote is not None
+        expected, got = (
+            play(DummyVecEnv(fns), steps, seed=3, episode_info=True),
+            play(offloaded, steps, seed=3, episode_info=True),
+        )
+        # per-env calls reach the envs on both sides, in env order
+        offloaded.set_attr("tag", "x", indices=[1, 3])
+        offloaded.set_attr("tag", "y", indices=[0, 2, 4])
+        assert offloaded.get_attr("tag") == ["y", "x", "y", "x", "y"]
+        masks = offloaded.env_method("action_masks")
+        assert len(masks) == 5 and all(mask.any() for mask in masks)
+    finally:
+        offloaded.close()
+    assert len(expected) == len(got)
+    assert sum(1 for item in expected if item.shape == (2,)) > 0, "an episode must end (auto-reset) in the run"
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_offload_must_leave_envs_here():
+    with pytest.raises(ValueError, match="offload must be in"):
+        LockstepVecEnv(env_fns("dead_mans_draw_v0", 2, "random"), offload=1.0)
+
+
 class CountingNetwork:
     """A stand-in network opponent: the first legal action, and a record of every batch it was asked."""
 
@@ -118,7 +148,8 @@ def test_lockstep_needs_pirate_envs():
         LockstepEnvs([])
 
 
-def test_training_in_lockstep_reaches_self_play(tmp_path):
+@pytest.mark.parametrize("offload", [0.0, 0.5])
+def test_training_in_lockstep_reaches_self_play(tmp_path, offload):
     """``vec_env.kind: lockstep``: a run trains, snapshots join as opponents (the batched kind's workers in
     lockstep are checked against a DummyVecEnv above)."""
     import yaml
@@ -130,7 +161,7 @@ def test_training_in_lockstep_reaches_self_play(tmp_path):
     config = {
         "env": {"id": "dead_mans_draw_v0", "seat": "random"},
         "run": {"dir": str(run_dir), "total_timesteps": 128, "seed": 1},
-        "vec_env": {"n_envs": 4, "kind": "lockstep"},
+        "vec_env": {"n_envs": 4, "kind": "lockstep", "offload": offload},
         "ppo": {"n_steps": 16, "batch_size": 32, "n_epochs": 1},
         "network": {"pi": [16], "vf": [16]},
         "opponents": {

@@ -17,6 +17,7 @@ from pirate_envs.core.selfplay import SelfPlayPool
 from training.callbacks import metrics_csv, pool_from_state, pool_to_state
 from training.checkpoints import atomic_write_json, checkpoint_states, latest_checkpoint
 from training.config import ConfigError, apply_overrides, describe_schema, load_config, validate_config
+from training.config_types import TrainConfig
 from training.curriculum import OpponentSchedule
 from training.matches import play_matches
 
@@ -24,6 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 
 MINIMAL = {"env": {"id": pirate_envs.ENV_IDS[0]}, "run": {"total_timesteps": 1000}}
+
+
+def typed(data: dict) -> TrainConfig:
+    """``data`` validated (defaults filled in) as the TrainConfig the training functions take."""
+    return TrainConfig.from_dict(validate_config(data))
 
 
 def write_config(tmp_path: Path, data: dict | str, name: str = "config.yaml") -> Path:
@@ -52,7 +58,7 @@ def test_every_game_has_a_config(env_id):
 
 def test_defaults_are_filled_in():
     config = validate_config(MINIMAL)
-    assert config["vec_env"] == {"n_envs": 4, "kind": "dummy", "workers": 2, "lockstep": False}
+    assert config["vec_env"] == {"n_envs": 4, "kind": "dummy", "workers": 2, "lockstep": False, "offload": 0.0}
     assert config["env"]["seat"] == "random"
     assert "ppo.learning_rate" in describe_schema()
 
@@ -417,20 +423,20 @@ def test_init_from_starts_from_the_checkpoint_weights(tmp_path):
     env_id = "madame_ching_v0"  # a flat network (potsm's and Dead Man's Draw's read action features)
     source = ROOT / "checkpoints" / env_id / "model.zip"
     base = {**MINIMAL, "env": {"id": env_id}}
-    config = validate_config({**base, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
+    config = typed({**base, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
     vec = build_vec_env(config, opponents="random")
     try:
         model = build_model(config, vec, tensorboard_log=None)
         load_initial_weights(model, str(source))
         shipped = CheckpointPolicy(source).network.state_dict()
         assert all(torch.equal(shipped[k], v) for k, v in model.policy.state_dict().items())
-        small = build_model(validate_config({**base, "network": {"pi": [8], "vf": [8]}}), vec, None)
+        small = build_model(typed({**base, "network": {"pi": [8], "vf": [8]}}), vec, None)
         with pytest.raises(ConfigError, match=r"run.init_from: .* another network .* network.pi"):
             load_initial_weights(small, str(source))
     finally:
         vec.close()
     # a network that reads action features starts only a run that does too
-    potsm = validate_config({**MINIMAL, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
+    potsm = typed({**MINIMAL, "network": {"pi": [256, 256], "vf": [256, 256], "activation": "relu"}})
     vec = build_vec_env(potsm, opponents="random")
     try:
         flat = build_model(potsm, vec, tensorboard_log=None)
@@ -463,7 +469,7 @@ def test_value_warmup_fits_only_the_value_head():
     from training.callbacks import VALUE_PARAMETERS, ValueWarmupCallback
     from training.train import build_model, build_vec_env
 
-    config = validate_config(
+    config = typed(
         {
             "env": {"id": "dead_mans_draw_v0", "options": {"num_players": 2}},
             "run": {"total_timesteps": 128},
@@ -484,7 +490,7 @@ def test_value_warmup_fits_only_the_value_head():
             return {k for k in before if not torch.equal(before[k], after[k])}
 
         start = weights()
-        callback = ValueWarmupCallback(config["ppo"]["value_warmup_steps"])
+        callback = ValueWarmupCallback(config.ppo.value_warmup_steps)
         model.learn(total_timesteps=64, callback=callback)  # one rollout of 64 steps: inside the warm-up
         warm = weights()
         moved = changed(start, warm)

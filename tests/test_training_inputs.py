@@ -22,6 +22,7 @@ from pirate_envs.core.selfplay import SelfPlayPool
 from training.callbacks import pool_to_state
 from training.checkpoints import RunDirBusy, latest_checkpoint, lock_run_dir, model_spaces, model_zip_problem
 from training.config import ConfigError, dump_config, load_config, validate_config
+from training.config_types import TrainConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV_ID = "potsm_v0"
@@ -51,7 +52,7 @@ def no_training(monkeypatch):
     monkeypatch.setattr(training.train, "train", tripwire)
 
 
-def fake_run(run_dir: Path, steps: list[int]) -> dict:
+def fake_run(run_dir: Path, steps: list[int]) -> TrainConfig:
     """A run directory whose checkpoints are copies of the shipped potsm_v0 model (no training needed).
 
     ``total_timesteps`` is below the model's own count, so resuming it trains nothing.
@@ -64,7 +65,7 @@ def fake_run(run_dir: Path, steps: list[int]) -> dict:
     data["ppo"]["batch_size"] = data["ppo"]["n_steps"]
     data["imitation"]["games"] = 0
     data["logging"] = {"tensorboard": False, "progress_bar": False}
-    config = validate_config(data)
+    config = TrainConfig.from_dict(validate_config(data))
     (run_dir / "checkpoints").mkdir(parents=True)
     (run_dir / "config.yaml").write_text(dump_config(config))
     for step in steps:

@@ -35,6 +35,8 @@ from .checkpoints import (
     atomic_write_text,
     save_checkpoint,
 )
+from .config import require_typed
+from .config_types import TrainConfig
 from .curriculum import OpponentSchedule
 from .matches import play_matches
 from .plotting import plot_learning_curve
@@ -62,15 +64,15 @@ def say(message: str) -> None:
 class RunPipelineCallback(BaseCallback):
     """Curriculum, self-play snapshots, evaluation and checkpoints of one run (see the module docstring)."""
 
-    def __init__(self, config: dict[str, Any], run_dir: Path, state: dict[str, Any], pool: SelfPlayPool) -> None:
+    def __init__(self, config: TrainConfig, run_dir: Path, state: dict[str, Any], pool: SelfPlayPool) -> None:
         super().__init__()
-        self.config = config
+        self.config = require_typed(config, "RunPipelineCallback")
         self.run_dir = Path(run_dir)
         self.state = state
         self.pool = pool
-        self.schedule = OpponentSchedule(config["opponents"]["stages"])
-        self.env_id = config["env"]["id"]
-        self.options = dict(config["env"]["options"])
+        self.schedule = OpponentSchedule.from_config(config)
+        self.env_id = config.env.id
+        self.options = dict(config.env.options)
         self.num_players = game_class(self.env_id)(**self.options).num_players
         self._active_stage: int | None = None
         self._clock = time.perf_counter()
@@ -134,7 +136,7 @@ class RunPipelineCallback(BaseCallback):
         path = self.run_dir / POOL_DIR / f"snapshot_{timesteps:010d}.zip"
         atomic_save_model(self.model, path)
         self.pool.add(path)
-        every = self.config["opponents"]["snapshot_every"]
+        every = self.config.opponents.snapshot_every
         self.state["next_snapshot"] = (timesteps // every + 1) * every
 
     def _push_opponents(self) -> None:
@@ -142,17 +144,17 @@ class RunPipelineCallback(BaseCallback):
 
     # --- evaluation ----------------------------------------------------------------------------
     def _evaluate(self) -> None:
-        cfg = self.config["eval"]
+        cfg = self.config.eval
         timesteps = self.model.num_timesteps
-        learner = NetworkPolicy(self.model.policy, deterministic=cfg["deterministic"], name="learner")
+        learner = NetworkPolicy(self.model.policy, deterministic=cfg.deterministic, name="learner")
         results = {}
-        for opponent in cfg["opponents"]:
+        for opponent in cfg.opponents:
             outcome = play_matches(
                 learner,
                 self.env_id,
                 opponent,
-                games=cfg["games"],
-                seed=self.config["run"]["seed"] + EVAL_SEED_OFFSET,
+                games=cfg.games,
+                seed=self.config.run.seed + EVAL_SEED_OFFSET,
                 options=self.options,
             )
             results[opponent] = outcome.to_dict()
@@ -167,7 +169,7 @@ class RunPipelineCallback(BaseCallback):
             "results": results,
         }
         self.state["evaluations"].append(evaluation)
-        every = cfg["every"]
+        every = cfg.every
         self.state["next_eval"] = (timesteps // every + 1) * every
         improved = score > self.state["best_score"]
         if improved:
@@ -177,10 +179,10 @@ class RunPipelineCallback(BaseCallback):
             atomic_write_json(self.run_dir / "best_model.json", evaluation)
         self.write_reports()
         rates = ", ".join(f"vs {name} {r['win_rate']:.3f}" for name, r in results.items())
-        say(f"[{timesteps:>10,}] eval ({cfg['games']} games each): {rates}{'  * best' if improved else ''}")
+        say(f"[{timesteps:>10,}] eval ({cfg.games} games each): {rates}{'  * best' if improved else ''}")
 
     def _score(self, results: dict[str, dict[str, Any]]) -> float:
-        best_by = self.config["eval"]["best_by"]
+        best_by = self.config.eval.best_by
         if best_by == "mean":
             return sum(r["win_rate"] for r in results.values()) / len(results)
         return results[best_by]["win_rate"]
@@ -193,7 +195,7 @@ class RunPipelineCallback(BaseCallback):
         """Rewrite evaluations.json, metrics.csv and learning_curve.png from the evaluation history."""
         evaluations = self.state["evaluations"]
         atomic_write_json(self.run_dir / "evaluations.json", evaluations)
-        atomic_write_text(self.run_dir / "metrics.csv", metrics_csv(evaluations, self.config["eval"]["opponents"]))
+        atomic_write_text(self.run_dir / "metrics.csv", metrics_csv(evaluations, self.config.eval.opponents))
         n = self.num_players
         stages = [(self.schedule.start_of(i), f"stage {i}") for i in range(len(self.schedule.stages))]
         plot_learning_curve(
@@ -207,10 +209,10 @@ class RunPipelineCallback(BaseCallback):
     # --- checkpoints ---------------------------------------------------------------------------
     def _checkpoint(self) -> None:
         timesteps = self.model.num_timesteps
-        every = self.config["checkpoint"]["every"]
+        every = self.config.checkpoint.every
         self.state["next_checkpoint"] = (timesteps // every + 1) * every
         self.state["pool"] = pool_to_state(self.pool, self.run_dir)
-        save_checkpoint(self.model, self.run_dir, dict(self.state), keep=self.config["checkpoint"]["keep"])
+        save_checkpoint(self.model, self.run_dir, dict(self.state), keep=self.config.checkpoint.keep)
 
 
 def pool_to_state(pool: SelfPlayPool, run_dir: Path) -> dict[str, Any]:

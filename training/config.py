@@ -21,9 +21,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from .config_types import TrainConfig
 
 REQUIRED = object()
 SELFPLAY = "selfplay"
@@ -113,6 +116,14 @@ SCHEMA: dict[str, dict[str, Field]] = {
             bool,
             False,
             "batched kind: each process steps its envs together, network opponents deciding for all of them at once",
+        ),
+        "offload": Field(
+            float,
+            0.0,
+            "lockstep kind: the share of the envs stepped (in lockstep) by one worker process while this process "
+            "steps the rest and runs the network (0: all here)",
+            minimum=0.0,
+            maximum=0.9,
         ),
     },
     "ppo": {
@@ -344,11 +355,15 @@ def load_config(path: str | Path, overrides: list[str] | None = None, check_file
     return validate_config(data, source=str(path), check_files=check_files)
 
 
-def run_dir_of(config: Mapping[str, Any]) -> Path:
-    """The run directory of a validated config: ``run.dir`` with ``{env_id}`` and ``{timestamp}`` filled in."""
-    template = config["run"]["dir"]
+def run_dir_of(config: TrainConfig | Mapping[str, Any]) -> Path:
+    """The run directory of a validated config (a :class:`TrainConfig`, or a config dict such as
+    ``training.rllib_train``'s): ``run.dir`` with ``{env_id}`` and ``{timestamp}`` filled in."""
+    if isinstance(config, Mapping):
+        template, env_id = config["run"]["dir"], config["env"]["id"]
+    else:
+        template, env_id = config.run.dir, config.env.id
     try:
-        text = template.format(env_id=config["env"]["id"], timestamp=time.strftime("%Y%m%d-%H%M%S"))
+        text = template.format(env_id=env_id, timestamp=time.strftime("%Y%m%d-%H%M%S"))
     except (KeyError, IndexError, ValueError) as err:
         raise ConfigError(
             f"run.dir: {template!r} has an unknown placeholder ({err}); allowed: {{env_id}}, {{timestamp}}"
@@ -625,9 +640,20 @@ def _check_zip(name: str, path: str, fail: Callable, check_files: bool, problem:
 
 
 # --- output -----------------------------------------------------------------------------------------
-def dump_config(config: Mapping[str, Any]) -> str:
+def dump_config(config: TrainConfig | Mapping[str, Any]) -> str:
     """The config as YAML, sections in schema order (what ``config.yaml`` in a run directory holds)."""
-    return yaml.safe_dump(dict(config), sort_keys=False, default_flow_style=None, width=110)
+    data = dict(config) if isinstance(config, Mapping) else config_dict(config)
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=110)
+
+
+def config_dict(config: TrainConfig) -> dict[str, Any]:
+    """A :class:`TrainConfig` as the plain nested dict :func:`validate_config` returns: sections and keys in
+    schema order (the dataclasses put required keys first), so ``config.yaml`` reads as it always did."""
+    data = config.to_dict()
+    return {
+        section: {**{k: keys[k] for k in SCHEMA.get(section, {}) if k in keys}, **keys}
+        for section, keys in data.items()
+    }
 
 
 def describe_schema() -> str:
@@ -720,11 +746,41 @@ def render_config_types() -> str:
     return "\n".join(out)
 
 
-def load_typed_config(path: str | Path, overrides: list[str] | None = None, check_files: bool = True) -> Any:
-    """:func:`load_config` as a :class:`training.config_types.TrainConfig` (attributes instead of keys)."""
+def load_typed_config(path: str | Path, overrides: list[str] | None = None, check_files: bool = True) -> TrainConfig:
+    """:func:`load_config` as a :class:`training.config_types.TrainConfig` (attributes instead of keys):
+    the config that ``training.train`` and the modules it calls take."""
     from .config_types import TrainConfig
 
     return TrainConfig.from_dict(load_config(path, overrides, check_files))
+
+
+def typed_config(
+    config: TrainConfig | Mapping[str, Any], source: str = "config", check_files: bool = False
+) -> TrainConfig:
+    """``config`` as a :class:`TrainConfig`: one as is, a config dict validated first (:func:`validate_config`:
+    defaults filled in, a bad key a :class:`ConfigError` naming it). For the public entry points that
+    still accept the plain dicts they took before the typed config (``training.train.train``)."""
+    from .config_types import TrainConfig
+
+    if isinstance(config, TrainConfig):
+        return config
+    if isinstance(config, Mapping):
+        return TrainConfig.from_dict(validate_config(config, source=source, check_files=check_files))
+    raise TypeError(f"expected a TrainConfig or a config mapping; got {type(config).__name__}")
+
+
+def require_typed(config: Any, caller: str) -> TrainConfig:
+    """``config`` itself when it is a :class:`TrainConfig`; anything else (a plain config dict) is a
+    :class:`TypeError` naming ``caller`` and the conversion to use."""
+    from .config_types import TrainConfig
+
+    if not isinstance(config, TrainConfig):
+        raise TypeError(
+            f"{caller} takes a TrainConfig (training.config_types), not a {type(config).__name__}; "
+            "load one with training.config.load_typed_config(path) or convert a validated dict with "
+            "TrainConfig.from_dict(config)"
+        )
+    return config
 
 
 if __name__ == "__main__":

@@ -91,6 +91,13 @@ class VecEnvConfig:
             "allowed": "true or false",
         },
     )
+    offload: float = field(
+        default=0.0,
+        metadata={
+            "help": "lockstep kind: the share of the envs stepped (in lockstep) by one worker process while this process steps the rest and runs the network (0: all here)",
+            "allowed": "a number >= 0.0 and <= 0.9",
+        },
+    )
 
 
 @dataclass

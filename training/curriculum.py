@@ -10,9 +10,12 @@ A typical schedule: random -> random + heuristic -> heuristic + self-play.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pirate_envs.core.selfplay import SELFPLAY
+
+if TYPE_CHECKING:
+    from .config_types import TrainConfig
 
 
 class OpponentSchedule:
@@ -20,6 +23,11 @@ class OpponentSchedule:
 
     def __init__(self, stages: Sequence[dict[str, Any]]) -> None:
         self.stages = [dict(stage) for stage in stages]
+
+    @classmethod
+    def from_config(cls, config: TrainConfig) -> OpponentSchedule:
+        """The schedule of a run's ``config.opponents.stages``."""
+        return cls(config.opponents.stages)
 
     def stage_at(self, timesteps: int) -> int:
         for index, stage in enumerate(self.stages):

@@ -150,11 +150,33 @@ class LockstepEnvs:
         return [env.action_masks() for env in self.envs]
 
 
-class LockstepVecEnv(VecEnv):
-    """An SB3 ``VecEnv`` of pirate_envs Gymnasium envs stepped in lockstep in this process."""
+def offloaded_count(n_envs: int, offload: float) -> int:
+    """How many of ``n_envs`` envs an ``offload`` share sends to the worker (at least one stays here)."""
+    return min(n_envs - 1, round(n_envs * offload))
 
-    def __init__(self, env_fns: list[Callable[[], gym.Env]], seed: int | None = None) -> None:
-        self.lockstep = LockstepEnvs([fn() for fn in env_fns], seed=seed)
+
+class LockstepVecEnv(VecEnv):
+    """An SB3 ``VecEnv`` of pirate_envs Gymnasium envs stepped in lockstep in this process.
+
+    With ``offload`` > 0, that share of the envs (the last ones) is stepped in lockstep by one worker
+    process (:class:`training.vec_env.BatchedSubprocVecEnv`) *while* this process steps the rest:
+    ``step_async`` sends the worker its actions and returns, ``step_wait`` steps the local envs and
+    then collects the worker's results, so on two cores the env stepping runs on both while the
+    network's forward pass and the PPO update stay here. Results are those of the same envs stepped
+    without offloading (``tests/test_lockstep.py``).
+    """
+
+    def __init__(self, env_fns: list[Callable[[], gym.Env]], seed: int | None = None, offload: float = 0.0) -> None:
+        if not 0.0 <= offload < 1.0:
+            raise ValueError(f"offload must be in [0, 1), got {offload}")
+        n_remote = offloaded_count(len(env_fns), offload)
+        self.n_local = len(env_fns) - n_remote
+        self.lockstep = LockstepEnvs([fn() for fn in env_fns[: self.n_local]], seed=seed)
+        self.remote = None
+        if n_remote > 0:
+            from .vec_env import BatchedSubprocVecEnv
+
+            self.remote = BatchedSubprocVecEnv(env_fns[self.n_local :], workers=1, lockstep=True)
         first = self.lockstep.envs[0]
         super().__init__(len(env_fns), first.observation_space, first.action_space)
         self._actions: np.ndarray | None = None
@@ -162,6 +184,7 @@ class LockstepVecEnv(VecEnv):
 
     @property
     def envs(self) -> list[PirateGymEnv]:
+        """The envs stepped in this process (all of them without offloading)."""
         return self.lockstep.envs
 
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
@@ -169,10 +192,26 @@ class LockstepVecEnv(VecEnv):
             self.lockstep.seed(seed)
         return super().seed(seed)
 
+    def _sync_remote_resets(self) -> None:
+        """Hand the worker its envs' reset seeds and options (SB3 keeps them per env index here)."""
+        if self.remote is not None:
+            self.remote._seeds = list(self._seeds[self.n_local :])
+            self.remote._options = list(self._options[self.n_local :])
+
     def reset(self) -> np.ndarray:
-        results = self.lockstep.reset(self._seeds, self._options)
+        if self.remote is not None:
+            self._sync_remote_resets()  # a seed also seeds the worker's batched-opponent generator
+            self.remote.remotes[0].send(("reset", list(zip(self.remote._seeds, self.remote._options, strict=True))))
+        results = self.lockstep.reset(self._seeds[: self.n_local], self._options[: self.n_local])
         obs, infos = zip(*results, strict=True)
         self.reset_infos = list(infos)
+        obs = list(obs)
+        if self.remote is not None:
+            remote_results = self.remote.remotes[0].recv()
+            remote_obs, remote_infos, masks = zip(*remote_results, strict=True)
+            self.remote._masks = list(masks)
+            obs += list(remote_obs)
+            self.reset_infos += list(remote_infos)
         self._reset_seeds()
         self._reset_options()
         self._masks = None
@@ -180,30 +219,56 @@ class LockstepVecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
+        if self.remote is not None:
+            self.remote.step_async(actions[self.n_local :])
 
     def step_wait(self) -> Any:
-        results = self.lockstep.step(self._actions)
-        obs, rewards, dones, infos, reset_infos = zip(*results, strict=True)
-        self.reset_infos = list(reset_infos)
+        results = self.lockstep.step(self._actions[: self.n_local])
+        obs, rewards, dones, infos, reset_infos = (list(part) for part in zip(*results, strict=True))
+        if self.remote is not None:
+            remote_obs, remote_rewards, remote_dones, remote_infos = self.remote.step_wait()
+            obs += list(remote_obs)
+            rewards += list(remote_rewards)
+            dones += list(remote_dones)
+            infos += remote_infos
+            reset_infos += list(self.remote.reset_infos)
+        self.reset_infos = reset_infos
         self._masks = None
-        return np.stack(obs), np.array(rewards, dtype=np.float32), np.array(dones), list(infos)
+        return np.stack(obs), np.array(rewards, dtype=np.float32), np.array(dones), infos
 
     def close(self) -> None:
         for env in self.envs:
             env.close()
+        if self.remote is not None:
+            self.remote.close()
 
     def get_images(self) -> Sequence[np.ndarray | None]:
-        return [env.render() for env in self.envs]
+        images = [env.render() for env in self.envs]
+        return images + (list(self.remote.get_images()) if self.remote is not None else [])
+
+    def _split(self, indices: VecEnvIndices) -> tuple[list[int], list[int]]:
+        """``indices`` as (local env indices, the worker's env indices)."""
+        wanted = list(self._get_indices(indices))
+        return [i for i in wanted if i < self.n_local], [i - self.n_local for i in wanted if i >= self.n_local]
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [getattr(self.envs[i], attr_name) for i in self._get_indices(indices)]
+        local, remote = self._split(indices)
+        values = [getattr(self.envs[i], attr_name) for i in local]
+        return values + (self.remote.get_attr(attr_name, remote) if remote else [])
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        for i in self._get_indices(indices):
+        local, remote = self._split(indices)
+        for i in local:
             setattr(self.envs[i], attr_name, value)
+        if remote:
+            self.remote.set_attr(attr_name, value, remote)
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any):
-        return [getattr(self.envs[i], method_name)(*method_args, **method_kwargs) for i in self._get_indices(indices)]
+        local, remote = self._split(indices)
+        values = [getattr(self.envs[i], method_name)(*method_args, **method_kwargs) for i in local]
+        if remote:
+            values += self.remote.env_method(method_name, *method_args, indices=remote, **method_kwargs)
+        return values
 
     def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]

@@ -24,12 +24,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pirate_envs.cli import command_prog
 from pirate_envs.shipped import in_checkout
 
 from .checkpoints import atomic_write_bytes, atomic_write_text, model_zip_problem
+from .config import ConfigError, read_yaml, validate_config
+from .config_types import TrainConfig
 from .inputs import InputError
 
 # The default --out is ROOT/checkpoints/<env_id>: the checkout's own folder, or, installed from a wheel,
@@ -66,18 +66,17 @@ def export_model(source: Path, target: Path) -> int:
     return len(buffer.getvalue())
 
 
-def read_run_config(run_dir: Path) -> dict[str, Any]:
-    """The run's ``config.yaml`` (as ``training.train`` wrote it); a missing or broken one is a :class:`ShipError`."""
-    path = run_dir / "config.yaml"
+def read_run_config(run_dir: Path) -> TrainConfig:
+    """The run's ``config.yaml`` (as ``training.train`` wrote it) as a :class:`TrainConfig`, keys an older
+    run's file lacks at their schema defaults; a missing or broken one is a :class:`ShipError` naming the
+    file and, for a bad value, the key and what is allowed."""
+    path = Path(run_dir) / "config.yaml"
     try:
-        config = yaml.safe_load(path.read_text())
-        env_id = config["env"]["id"]
-        dict(config["env"].get("options") or {})
-    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError, ValueError) as err:
-        raise ShipError(f"cannot read the run's config {str(path)!r}: {type(err).__name__}: {err}") from None
-    if not isinstance(env_id, str):
-        raise ShipError(f"{str(path)!r}: env.id must be an env id; got {env_id!r}")
-    return config
+        data = read_yaml(path)
+        # check_files=False: a run.init_from or opponent checkpoint of the training machine need not be here
+        return TrainConfig.from_dict(validate_config(data, source=str(path), check_files=False))
+    except (ConfigError, OSError) as err:
+        raise ShipError(f"cannot read the run's config {str(path)!r}: {err}") from None
 
 
 def _shipped_evaluation(target: Path) -> dict[str, Any] | None:
@@ -156,8 +155,8 @@ def ship(
     if problem is not None:
         raise ShipError(f"model file {str(source)!r} {problem}")
     config = read_run_config(run_dir)
-    env_id = config["env"]["id"]
-    options = dict(config["env"].get("options") or {})
+    env_id = config.env.id
+    options = dict(config.env.options)
     num_players = options.pop("num_players", None)
     options.pop("reward_mode", None)  # a training choice; the evaluation plays the game's default rules
     target = Path(out) if out is not None else ROOT / "checkpoints" / env_id

@@ -8,7 +8,13 @@ game's Gymnasium adapter (``pirate_envs.make_gym``, seat drawn per episode by de
 opponent curriculum of ``opponents.stages``; ``training/callbacks.py`` runs the curriculum,
 self-play snapshots, evaluations and checkpoints. ``--resume RUN_DIR`` continues a run from its
 newest checkpoint with the timestep counter, opponent pool, curriculum stage, best score and
-evaluation history it had (the config is the run's own ``config.yaml`` unless CONFIG is given).
+evaluation history it had (the config is the run's own ``config.yaml`` unless CONFIG is given; keys
+an older run's file lacks get their schema defaults).
+
+The config passed through training is a :class:`~training.config_types.TrainConfig` (one dataclass
+per section, generated from ``training.config.SCHEMA``): ``config.ppo.learning_rate``,
+``config.vec_env.n_envs``. :func:`prepare_run` loads it once; :func:`train` also takes a plain config
+dict (validated and converted), the functions below it only a ``TrainConfig``.
 
 Output in the run directory: see ``training/checkpoints.py``. One process trains in a run directory
 at a time: a second ``training.train`` on the same ``run.dir`` (fresh or ``--resume``) is refused
@@ -24,6 +30,7 @@ import argparse
 import functools
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +48,8 @@ from .checkpoints import (
     lock_run_dir,
     set_aside,
 )
-from .config import ConfigError, dump_config, load_config, run_dir_of
+from .config import ConfigError, dump_config, load_typed_config, require_typed, run_dir_of, typed_config
+from .config_types import TrainConfig
 
 TB_LOG_NAME = "MaskablePPO"
 WARM_START_MODEL = "warm_start_model.zip"  # the warm-started model before any PPO update
@@ -51,7 +59,7 @@ WARM_START_MODEL = "warm_start_model.zip"  # the warm-started model before any P
 class PreparedRun:
     """A validated run, its directory locked for this process (release with :meth:`close`)."""
 
-    config: dict[str, Any]
+    config: TrainConfig
     run_dir: Path
     resume: tuple[Path, dict[str, Any]] | None
     lock: RunLock
@@ -87,7 +95,7 @@ def prepare_run(config_path: str | None, overrides: list[str], resume_dir: str |
     if resume_dir is None:
         if config_path is None:
             raise ConfigError("a CONFIG.yaml is required unless --resume RUN_DIR is given")
-        config = load_config(config_path, overrides)
+        config = load_typed_config(config_path, overrides)
         run_dir = run_dir_of(config)
         lock = lock_run(run_dir)
         if checkpoint_states(run_dir):
@@ -100,7 +108,8 @@ def prepare_run(config_path: str | None, overrides: list[str], resume_dir: str |
     run_dir = Path(resume_dir)
     if not run_dir.is_dir():
         raise ConfigError(f"--resume: run directory {str(run_dir)!r} does not exist")
-    config = load_config(config_path or run_dir / "config.yaml", overrides)
+    # an older run's config.yaml lacks the keys added since: validation gives them their schema defaults
+    config = load_typed_config(config_path or run_dir / "config.yaml", overrides)
     lock = lock_run(run_dir)
     try:
         return PreparedRun(config, run_dir, _checkpoint_to_resume(config, run_dir), lock)
@@ -109,7 +118,7 @@ def prepare_run(config_path: str | None, overrides: list[str], resume_dir: str |
         raise
 
 
-def _checkpoint_to_resume(config: dict[str, Any], run_dir: Path) -> tuple[Path, dict[str, Any]]:
+def _checkpoint_to_resume(config: TrainConfig, run_dir: Path) -> tuple[Path, dict[str, Any]]:
     damaged: list[tuple[Path, str]] = []
     resume = latest_checkpoint(run_dir, on_damaged=lambda path, problem: damaged.append((path, problem)))
     if resume is None:
@@ -118,9 +127,9 @@ def _checkpoint_to_resume(config: dict[str, Any], run_dir: Path) -> tuple[Path, 
             raise ConfigError(f"--resume: no sound checkpoint in {str(run_dir / CHECKPOINT_DIR)!r}: {listed}")
         raise ConfigError(f"--resume: no checkpoint in {str(run_dir / CHECKPOINT_DIR)!r} (step_<T>.zip with its .json)")
     saved_env = resume[1].get("env_id")
-    if saved_env is not None and saved_env != config["env"]["id"]:
+    if saved_env is not None and saved_env != config.env.id:
         raise ConfigError(
-            f"env.id: the run in {str(run_dir)!r} trains {saved_env!r}, the config says {config['env']['id']!r}"
+            f"env.id: the run in {str(run_dir)!r} trains {saved_env!r}, the config says {config.env.id!r}"
         )
     for path, problem in damaged:
         kept = [set_aside(p) for p in (path.with_suffix(".zip"), path.with_suffix(".json")) if p.exists()]
@@ -152,75 +161,93 @@ def make_training_env(
     return Monitor(env)
 
 
-def build_vec_env(config: dict[str, Any], opponents: Any):
+def build_vec_env(config: TrainConfig, opponents: Any):
+    """The training vec env of ``config.vec_env`` (``kind``, ``n_envs``, ``workers``, ``lockstep``, ``offload``)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from .vec_env import BatchedSubprocVecEnv
 
-    env, vec = config["env"], config["vec_env"]
-    kind = vec["kind"]
-    in_subprocess = kind in ("subproc", "batched")
+    config = require_typed(config, "build_vec_env")
+    env, vec = config.env, config.vec_env
+    in_subprocess = vec.kind in ("subproc", "batched")
     factory = functools.partial(
         make_training_env,
-        env["id"],
-        env["seat"],
+        env.id,
+        env.seat,
         opponents,
-        dict(env["options"]),
+        dict(env.options),
         in_subprocess,
-        config["network"]["action_features"],
+        config.network.action_features,
     )
-    fns = [factory] * vec["n_envs"]
-    if kind == "lockstep":
-        from .lockstep import LockstepVecEnv
+    fns = [factory] * vec.n_envs
+    if vec.kind == "lockstep":
+        from .lockstep import LockstepVecEnv, offloaded_count
 
-        return LockstepVecEnv(fns, seed=config["run"]["seed"])
-    if kind == "batched":
-        return BatchedSubprocVecEnv(fns, workers=vec["workers"], lockstep=vec["lockstep"])
-    return SubprocVecEnv(fns) if kind == "subproc" else DummyVecEnv(fns)
+        n_remote = offloaded_count(vec.n_envs, vec.offload)
+        remote = functools.partial(factory.func, *factory.args[:4], True, *factory.args[5:])  # one torch thread
+        return LockstepVecEnv(
+            fns[: vec.n_envs - n_remote] + [remote] * n_remote, seed=config.run.seed, offload=vec.offload
+        )
+    if vec.kind == "batched":
+        return BatchedSubprocVecEnv(fns, workers=vec.workers, lockstep=vec.lockstep)
+    return SubprocVecEnv(fns) if vec.kind == "subproc" else DummyVecEnv(fns)
 
 
-def ppo_hyperparameters(config: dict[str, Any]) -> dict[str, Any]:
-    """MaskablePPO's keyword arguments from ``config["ppo"]`` (for a new model and on resume)."""
+def ppo_hyperparameters(config: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's keyword arguments from ``config.ppo`` (for a new model and on resume)."""
     from stable_baselines3.common.utils import LinearSchedule
 
-    ppo = config["ppo"]
-    learning_rate: Any = ppo["learning_rate"]
-    if ppo["lr_schedule"] == "linear":
-        learning_rate = LinearSchedule(start=ppo["learning_rate"], end=0.0, end_fraction=1.0)
-    keys = ("n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef")
-    keys += ("max_grad_norm", "target_kl", "normalize_advantage")
-    return {"learning_rate": learning_rate, **{key: ppo[key] for key in keys}}
+    ppo = require_typed(config, "ppo_hyperparameters").ppo
+    learning_rate: Any = ppo.learning_rate
+    if ppo.lr_schedule == "linear":
+        learning_rate = LinearSchedule(start=ppo.learning_rate, end=0.0, end_fraction=1.0)
+    return {
+        "learning_rate": learning_rate,
+        "n_steps": ppo.n_steps,
+        "batch_size": ppo.batch_size,
+        "n_epochs": ppo.n_epochs,
+        "gamma": ppo.gamma,
+        "gae_lambda": ppo.gae_lambda,
+        "clip_range": ppo.clip_range,
+        "ent_coef": ppo.ent_coef,
+        "vf_coef": ppo.vf_coef,
+        "max_grad_norm": ppo.max_grad_norm,
+        "target_kl": ppo.target_kl,
+        "normalize_advantage": ppo.normalize_advantage,
+    }
 
 
-def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | None):
+def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
+    """A fresh MaskablePPO on ``vec_env`` with the network of ``config.network`` and ``config.ppo``'s settings."""
     import torch
     from sb3_contrib import MaskablePPO
 
     from pirate_envs.core.checkpoint_policy import signed_log_features_class
 
-    net = config["network"]
+    config = require_typed(config, "build_model")
+    net = config.network
     # torch.distributions re-checks every distribution's arguments (a sizeable share of a batch-of-4
     # forward pass); the masked categorical's inputs come from the network, so skip the checks.
     torch.distributions.Distribution.set_default_validate_args(False)
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[net["activation"]]
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[net.activation]
     policy_kwargs: dict[str, Any] = {
-        "net_arch": {"pi": list(net["pi"]), "vf": list(net["vf"])},
+        "net_arch": {"pi": list(net.pi), "vf": list(net.vf)},
         "activation_fn": activation,
     }
     policy: Any = "MlpPolicy"
     extra: dict[str, Any] = {}
-    if net["action_features"]:
+    if net.action_features:
         from pirate_envs.core.action_feature_policy import ActionFeaturePolicy, FlatRolloutBuffer
 
         policy = ActionFeaturePolicy
         extra["rollout_buffer_class"] = FlatRolloutBuffer
         policy_kwargs.update(
-            env_id=config["env"]["id"],
-            game_options=dict(config["env"]["options"]),
-            embed_dim=net["action_embed"],
-            signed_log=net["features"] == "signed_log",
+            env_id=config.env.id,
+            game_options=dict(config.env.options),
+            embed_dim=net.action_embed,
+            signed_log=net.features == "signed_log",
         )
-    elif net["features"] == "signed_log":
+    elif net.features == "signed_log":
         policy_kwargs["features_extractor_class"] = signed_log_features_class()
     return MaskablePPO(
         policy,
@@ -229,23 +256,24 @@ def build_model(config: dict[str, Any], vec_env: Any, tensorboard_log: str | Non
         policy_kwargs=policy_kwargs,
         **extra,
         tensorboard_log=tensorboard_log,
-        seed=config["run"]["seed"],
+        seed=config.run.seed,
         device="cpu",
         verbose=0,
     )
 
 
-def new_state(config: dict[str, Any]) -> dict[str, Any]:
+def new_state(config: TrainConfig) -> dict[str, Any]:
     """The resume state of a fresh run (saved next to every checkpoint)."""
+    config = require_typed(config, "new_state")
     return {
-        "env_id": config["env"]["id"],
+        "env_id": config.env.id,
         "timesteps": 0,
         "stage": 0,
         "pool": None,
         "best_score": -1.0,
         "best_timesteps": None,
         "next_eval": 0,
-        "next_checkpoint": config["checkpoint"]["every"],
+        "next_checkpoint": config.checkpoint.every,
         "next_snapshot": 0,
         "wall_seconds": 0.0,
         "evaluations": [],
@@ -282,10 +310,11 @@ def load_initial_weights(model: Any, path: str) -> None:
     model.policy.load_state_dict(theirs)
 
 
-def load_for_resume(config: dict[str, Any], checkpoint_path: Path, vec_env: Any, tensorboard_log: str | None):
+def load_for_resume(config: TrainConfig, checkpoint_path: Path, vec_env: Any, tensorboard_log: str | None):
     """The run's checkpoint with the config's PPO settings (e.g. a ``--set`` on resume); its network stays."""
     from sb3_contrib import MaskablePPO
 
+    config = require_typed(config, "load_for_resume")
     try:
         model = MaskablePPO.load(
             checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
@@ -294,7 +323,7 @@ def load_for_resume(config: dict[str, Any], checkpoint_path: Path, vec_env: Any,
         raise ConfigError(
             f"--resume: cannot load the checkpoint {str(checkpoint_path)!r}: {type(err).__name__}: {err}"
         ) from None
-    wanted = {"pi": list(config["network"]["pi"]), "vf": list(config["network"]["vf"])}
+    wanted = {"pi": list(config.network.pi), "vf": list(config.network.vf)}
     saved = model.policy_kwargs.get("net_arch")
     if saved != wanted:
         raise ConfigError(
@@ -304,37 +333,38 @@ def load_for_resume(config: dict[str, Any], checkpoint_path: Path, vec_env: Any,
     return model
 
 
-def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
+def warm_start(config: TrainConfig, model: Any) -> dict[str, float]:
     """Clone the ``imitation.teacher`` into the fresh model (behaviour cloning, ``training/pretrain.py``)."""
     from .callbacks import say
     from .pretrain import behaviour_clone, collect_teacher_data
 
-    cfg, env = config["imitation"], config["env"]
+    config = require_typed(config, "warm_start")
+    cfg, env = config.imitation, config.env
     start = time.perf_counter()
     say(
-        f"imitation: playing {cfg['games']:,} games with {cfg['teacher']} in {cfg['teacher_share']:.0%} of the seats "
-        f"and {cfg['others']} in the rest" + (f", in {cfg['workers']} processes" if cfg["workers"] > 1 else "")
+        f"imitation: playing {cfg.games:,} games with {cfg.teacher} in {cfg.teacher_share:.0%} of the seats "
+        f"and {cfg.others} in the rest" + (f", in {cfg.workers} processes" if cfg.workers > 1 else "")
     )
     data = collect_teacher_data(
-        env["id"],
-        dict(env["options"]),
-        teacher=cfg["teacher"],
-        games=cfg["games"],
-        teacher_share=cfg["teacher_share"],
-        seed=config["run"]["seed"],
-        others=cfg["others"],
-        workers=cfg["workers"],
-        action_features=config["network"]["action_features"],
+        env.id,
+        dict(env.options),
+        teacher=cfg.teacher,
+        games=cfg.games,
+        teacher_share=cfg.teacher_share,
+        seed=config.run.seed,
+        others=cfg.others,
+        workers=cfg.workers,
+        action_features=config.network.action_features,
     )
-    say(f"imitation: fitting {len(data):,} teacher decisions for {cfg['epochs']} epochs")
+    say(f"imitation: fitting {len(data):,} teacher decisions for {cfg.epochs} epochs")
     stats = behaviour_clone(
         model,
         data,
-        epochs=cfg["epochs"],
-        batch_size=cfg["batch_size"],
-        learning_rate=cfg["learning_rate"],
-        value_coef=cfg["value_coef"],
-        seed=config["run"]["seed"],
+        epochs=cfg.epochs,
+        batch_size=cfg.batch_size,
+        learning_rate=cfg.learning_rate,
+        value_coef=cfg.value_coef,
+        seed=config.run.seed,
     )
     stats["seconds"] = round(time.perf_counter() - start, 1)
     say(
@@ -345,8 +375,13 @@ def warm_start(config: dict[str, Any], model: Any) -> dict[str, float]:
 
 
 # --- training -------------------------------------------------------------------------------------
-def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Run (or continue) training; returns the final run state."""
+def train(
+    config: TrainConfig | Mapping[str, Any], run_dir: Path, resume: tuple[Path, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Run (or continue) training; returns the final run state.
+
+    ``config`` is a :class:`TrainConfig`; a plain config dict (what this function took before the typed
+    config) is validated and converted first."""
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
@@ -362,20 +397,21 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
     from .curriculum import OpponentSchedule
     from .lockstep import single_blas_thread
 
-    run_cfg, opp_cfg = config["run"], config["opponents"]
-    torch.set_num_threads(run_cfg["torch_threads"])
+    config = typed_config(config)
+    run_cfg, opp_cfg = config.run, config.opponents
+    torch.set_num_threads(run_cfg.torch_threads)
     single_blas_thread()  # numpy's BLAS threads only fight the envs and torch for the cores
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    tensorboard_log = str(run_dir / "tb") if config["logging"]["tensorboard"] else None
+    tensorboard_log = str(run_dir / "tb") if config.logging.tensorboard else None
 
     if resume is None:
         state = new_state(config)
         pool = SelfPlayPool(
-            mix=OpponentSchedule(opp_cfg["stages"]).mix(0),
-            latest_share=opp_cfg["latest_share"],
-            max_snapshots=opp_cfg["max_snapshots"],
-            deterministic=opp_cfg["snapshot_deterministic"],
+            mix=OpponentSchedule.from_config(config).mix(0),
+            latest_share=opp_cfg.latest_share,
+            max_snapshots=opp_cfg.max_snapshots,
+            deterministic=opp_cfg.snapshot_deterministic,
         )
     else:
         from .callbacks import pool_from_state
@@ -384,47 +420,47 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
         state = dict(state)
         state["evaluations"] = [e for e in state["evaluations"] if e["timesteps"] <= state["timesteps"]]
         pool = pool_from_state(state["pool"], run_dir)
-        pool.latest_share = opp_cfg["latest_share"]
-        pool.max_snapshots = opp_cfg["max_snapshots"]
-        pool.deterministic = opp_cfg["snapshot_deterministic"]
+        pool.latest_share = opp_cfg.latest_share
+        pool.max_snapshots = opp_cfg.max_snapshots
+        pool.deterministic = opp_cfg.snapshot_deterministic
 
     vec_env = build_vec_env(config, opponents=pool)
-    seed = run_cfg["seed"] + state["timesteps"]
+    seed = run_cfg.seed + state["timesteps"]
     try:  # a config error found here (run.init_from, network on resume) stops the workers first
         if resume is None:
             model = build_model(config, vec_env, tensorboard_log)
-            if run_cfg["init_from"] is not None:
-                load_initial_weights(model, run_cfg["init_from"])
+            if run_cfg.init_from is not None:
+                load_initial_weights(model, run_cfg.init_from)
         else:
             model = load_for_resume(config, checkpoint_path, vec_env, tensorboard_log)
     except ConfigError:
         vec_env.close()
         raise
-    if resume is None and run_cfg["init_from"] is not None:
-        state["init_from"] = run_cfg["init_from"]
-        say(f"starting from the weights of {run_cfg['init_from']}")
+    if resume is None and run_cfg.init_from is not None:
+        state["init_from"] = run_cfg.init_from
+        say(f"starting from the weights of {run_cfg.init_from}")
     if resume is not None:
         model.set_random_seed(seed)
         snapshots = len(pool.snapshots)
         say(f"resuming {run_dir} at {model.num_timesteps:,} timesteps (stage {state['stage']}, {snapshots} snapshots)")
     atomic_write_text(run_dir / "config.yaml", dump_config(config))  # once the model fits the config
-    if resume is None and config["imitation"]["games"] > 0:
+    if resume is None and config.imitation.games > 0:
         state["imitation"] = warm_start(config, model)
-    if resume is None and (config["imitation"]["games"] > 0 or run_cfg["init_from"] is not None):
+    if resume is None and (config.imitation.games > 0 or run_cfg.init_from is not None):
         # the model at PPO step 0, to measure what PPO added (benchmarks/ppo_gain.py)
         model.save(run_dir / WARM_START_MODEL)
 
     pipeline = RunPipelineCallback(config, run_dir, state, pool)
     callbacks: list[Any] = [pipeline]
-    update_threads = run_cfg["update_threads"]
-    if update_threads is not None and update_threads != run_cfg["torch_threads"]:
+    update_threads = run_cfg.update_threads
+    if update_threads is not None and update_threads != run_cfg.torch_threads:
         # first, so that the pipeline's evaluations at each rollout start run with torch_threads
-        callbacks.insert(0, UpdateThreadsCallback(run_cfg["torch_threads"], update_threads))
-    if config["ppo"]["value_warmup_steps"] > 0:
-        callbacks.append(ValueWarmupCallback(config["ppo"]["value_warmup_steps"]))
-    if config["logging"]["progress_bar"]:
-        callbacks.append(ProgressCallback(run_cfg["total_timesteps"], pipeline))
-    remaining = run_cfg["total_timesteps"] - model.num_timesteps
+        callbacks.insert(0, UpdateThreadsCallback(run_cfg.torch_threads, update_threads))
+    if config.ppo.value_warmup_steps > 0:
+        callbacks.append(ValueWarmupCallback(config.ppo.value_warmup_steps))
+    if config.logging.progress_bar:
+        callbacks.append(ProgressCallback(run_cfg.total_timesteps, pipeline))
+    remaining = run_cfg.total_timesteps - model.num_timesteps
     try:
         if remaining > 0:
             model.learn(
@@ -434,7 +470,7 @@ def train(config: dict[str, Any], run_dir: Path, resume: tuple[Path, dict[str, A
                 tb_log_name=TB_LOG_NAME,
             )
         else:
-            say(f"{run_dir} already has {model.num_timesteps:,} of {run_cfg['total_timesteps']:,} timesteps")
+            say(f"{run_dir} already has {model.num_timesteps:,} of {run_cfg.total_timesteps:,} timesteps")
     finally:
         vec_env.close()
     best = state["best_score"]
