@@ -112,9 +112,28 @@ class NetworkPolicy:
         return self.choose(self.action_logits(self.network_input(observation, action_mask))[0], action_mask, rng)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> list[int]:
-        """One action per row; a single forward pass for the whole batch."""
+        """One action per row; a single forward pass for the whole batch, and the choices made for all
+        rows at once: the same actions, from the same draws of ``rng``, as :meth:`choose` row by row."""
         logits = self.action_logits(self.network_input(observations, action_masks))
-        return [self.choose(row, mask, rng) for row, mask in zip(logits, action_masks, strict=True)]
+        return self.choose_batch(logits, np.asarray(action_masks, dtype=bool).reshape(logits.shape), rng)
+
+    def choose_batch(self, logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> list[int]:
+        """:meth:`choose` for every row of ``logits`` (masks of the same shape, each row with a legal action).
+
+        Illegal entries get weight exactly 0, so the running sums over all actions equal those over the
+        legal ones (adding 0.0 changes no bit), and ``rng.random(n)`` gives the ``n`` draws of ``n`` calls.
+        """
+        if not masks.any(axis=1).all():
+            raise ValueError("an action mask allows no action: that seat is not to act")
+        masked = np.where(masks, logits.astype(np.float64), -np.inf)
+        if self.deterministic:
+            return np.argmax(masked, axis=1).tolist()
+        weights = np.exp(masked - masked.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights, axis=1)
+        targets = rng.random(len(masked)) * cumulative[:, -1]
+        picks = (cumulative <= targets[:, None]).sum(axis=1)
+        last_legal = masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+        return np.minimum(picks, last_legal).tolist()
 
     def __repr__(self) -> str:
         return f"NetworkPolicy({self.name}, deterministic={self.deterministic})"
