@@ -24,3 +24,13 @@ def play(vec, steps: int, seed: int, episode_info: bool = False) -> list:
                 if episode_info:
                     record += [np.array([info["episode"]["r"], info["episode"]["l"]]), np.array(info["seat_won"])]
     return record
+
+
+def assert_same_records(expected: list, got: list, episodes_end: bool = True) -> None:
+    """Two :func:`play` records equal item by item; with ``episodes_end`` (records made with
+    ``episode_info``) at least one episode must have ended, so auto-reset was exercised."""
+    assert len(expected) == len(got)
+    if episodes_end:
+        assert sum(1 for item in expected if item.shape == (2,)) > 0, "an episode must end (auto-reset) in the run"
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -190,28 +190,25 @@ class LockstepVecEnv(VecEnv):
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         if seed is not None:
             self.lockstep.seed(seed)
+            if self.remote is not None:  # its envs' seeds, and its batched-opponent generator's
+                self.remote.seed(seed + self.n_local)
         return super().seed(seed)
 
-    def _sync_remote_resets(self) -> None:
-        """Hand the worker its envs' reset seeds and options (SB3 keeps them per env index here)."""
+    def set_options(self, options: list[dict] | dict | None = None) -> None:
+        super().set_options(options)
         if self.remote is not None:
-            self.remote._seeds = list(self._seeds[self.n_local :])
-            self.remote._options = list(self._options[self.n_local :])
+            self.remote.set_options(list(self._options[self.n_local :]))
 
     def reset(self) -> np.ndarray:
         if self.remote is not None:
-            self._sync_remote_resets()  # a seed also seeds the worker's batched-opponent generator
-            self.remote.remotes[0].send(("reset", list(zip(self.remote._seeds, self.remote._options, strict=True))))
+            self.remote.reset_async()
         results = self.lockstep.reset(self._seeds[: self.n_local], self._options[: self.n_local])
         obs, infos = zip(*results, strict=True)
         self.reset_infos = list(infos)
         obs = list(obs)
         if self.remote is not None:
-            remote_results = self.remote.remotes[0].recv()
-            remote_obs, remote_infos, masks = zip(*remote_results, strict=True)
-            self.remote._masks = list(masks)
-            obs += list(remote_obs)
-            self.reset_infos += list(remote_infos)
+            obs += list(self.remote.reset_wait())
+            self.reset_infos += list(self.remote.reset_infos)
         self._reset_seeds()
         self._reset_options()
         self._masks = None

@@ -169,22 +169,21 @@ def build_vec_env(config: TrainConfig, opponents: Any):
 
     config = require_typed(config, "build_vec_env")
     env, vec = config.env, config.vec_env
-    in_subprocess = vec.kind in ("subproc", "batched")
     factory = functools.partial(
         make_training_env,
         env.id,
         env.seat,
         opponents,
         dict(env.options),
-        in_subprocess,
-        config.network.action_features,
+        action_features=config.network.action_features,
     )
-    fns = [factory] * vec.n_envs
+    in_subprocess = vec.kind in ("subproc", "batched")
+    fns = [functools.partial(factory, single_thread=in_subprocess)] * vec.n_envs
     if vec.kind == "lockstep":
         from .lockstep import LockstepVecEnv, offloaded_count
 
         n_remote = offloaded_count(vec.n_envs, vec.offload)
-        remote = functools.partial(factory.func, *factory.args[:4], True, *factory.args[5:])  # one torch thread
+        remote = functools.partial(factory, single_thread=True)  # the worker's envs: one torch thread
         return LockstepVecEnv(
             fns[: vec.n_envs - n_remote] + [remote] * n_remote, seed=config.run.seed, offload=vec.offload
         )

@@ -173,8 +173,15 @@ class BatchedSubprocVecEnv(VecEnv):
         return np.stack(obs), np.stack(rewards), np.stack(dones), list(infos)
 
     def reset(self) -> Any:
+        self.reset_async()
+        return self.reset_wait()
+
+    def reset_async(self) -> None:
+        """Send every worker its envs' reset seeds and options; :meth:`reset_wait` collects the results."""
         for remote, part in zip(self.remotes, self.slices, strict=True):
             remote.send(("reset", [(self._seeds[i], self._options[i]) for i in part]))
+
+    def reset_wait(self) -> Any:
         results = [item for remote in self.remotes for item in remote.recv()]
         obs, self.reset_infos, masks = zip(*results, strict=True)
         self._masks = list(masks)
