@@ -9,7 +9,9 @@ in the difference of two runs of different lengths.
     python benchmarks/train_speed.py configs/dead_mans_draw_v0.yaml [--steps 40960] [--warmup 8192]
         [--set vec_env.kind=lockstep ...] [--json out.json]
 
-One line per config: ``<config>  <steps/s> env steps/s (<steps> steps in <seconds> s)``.
+One line per config: ``<config>  <steps/s> env steps/s (<steps> steps in <seconds> s: rollouts <r> s,
+updates and callbacks <u> s)``: the rollouts (env steps and the forward passes that choose the learner's
+actions) and what runs between them (the PPO update, the callbacks) split the measured time.
 Never run it while something else loads the cores (a training run, a test suite).
 """
 
@@ -44,8 +46,12 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
     from training.config import load_typed_config
 
     marks: list[tuple[int, float]] = []
+    starts: list[float] = []
 
     class Marks(BaseCallback):
+        def _on_rollout_start(self) -> None:
+            starts.append(time.perf_counter())
+
         def _on_rollout_end(self) -> None:
             marks.append((self.model.num_timesteps, time.perf_counter()))
 
@@ -71,12 +77,17 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
     if start is None or start == marks[-1]:
         raise SystemExit(f"{config_path}: --steps {steps} leaves no rollout after --warmup {warmup}; raise --steps")
     (t0, s0), (t1, s1) = start, marks[-1]
+    # Each rollout after the first measured one starts when the update before it ends.
+    rollouts = [end - begin for begin, (steps, end) in zip(starts, marks, strict=False) if s0 < end <= s1]
+    rollout_seconds = sum(rollouts)
     return {
         "config": config_path,
         "overrides": overrides,
         "steps": t1 - t0,
         "seconds": round(s1 - s0, 2),
         "steps_per_second": round((t1 - t0) / (s1 - s0), 1),
+        "rollout_seconds": round(rollout_seconds, 2),
+        "update_seconds": round(s1 - s0 - rollout_seconds, 2),
     }
 
 
@@ -94,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(row)
         extra = f" [{' '.join(args.overrides)}]" if args.overrides else ""
         print(
-            f"{path}{extra}  {row['steps_per_second']:,.0f} env steps/s ({row['steps']:,} steps in {row['seconds']} s)"
+            f"{path}{extra}  {row['steps_per_second']:,.0f} env steps/s ({row['steps']:,} steps in {row['seconds']} s:"
+            f" rollouts {row['rollout_seconds']} s, updates and callbacks {row['update_seconds']} s)"
         )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

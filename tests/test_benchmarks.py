@@ -115,3 +115,6 @@ def test_train_speed_measures_the_steps_after_the_warmup(tmp_path):
     assert "env steps/s" in result.stdout
     (row,) = json.loads(out.read_text())
     assert row["steps"] == 256 - 64 and row["steps_per_second"] > 0  # rollouts end at 64, 128, ..., 256
+    # the three measured rollouts and the updates between them split the measured time
+    assert row["rollout_seconds"] > 0 and row["update_seconds"] > 0
+    assert abs(row["rollout_seconds"] + row["update_seconds"] - row["seconds"]) < 0.02
