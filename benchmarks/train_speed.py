@@ -38,6 +38,15 @@ QUIET = [
 ]
 
 
+def rollout_time(starts: list[float], ends: list[float], s0: float, s1: float) -> float:
+    """Seconds spent in the rollouts that end in ``(s0, s1]``, from each rollout's start and end times.
+
+    The window opens at the end of a rollout, so the rollouts it holds are whole; the rest of the window
+    is the updates and callbacks between them.
+    """
+    return sum(end - begin for begin, end in zip(starts, ends, strict=True) if s0 < end <= s1)
+
+
 def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> dict[str, Any]:
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -77,9 +86,7 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
     if start is None or start == marks[-1]:
         raise SystemExit(f"{config_path}: --steps {steps} leaves no rollout after --warmup {warmup}; raise --steps")
     (t0, s0), (t1, s1) = start, marks[-1]
-    # Each rollout after the first measured one starts when the update before it ends.
-    rollouts = [end - begin for begin, (steps, end) in zip(starts, marks, strict=False) if s0 < end <= s1]
-    rollout_seconds = sum(rollouts)
+    rollout_seconds = rollout_time(starts, [end for _, end in marks], s0, s1)
     return {
         "config": config_path,
         "overrides": overrides,
