@@ -11,7 +11,10 @@ speed-up of one path shows as one number:
   observation and its mask;
 * ``heuristic``: ``bot.act(observation, mask, rng)`` over the points;
 * ``features``: ``game.action_features(observation, mask)`` over the points ("-" for games without);
-* ``observation``: ``state.observation(seat)`` over the points' states.
+* ``observation``: ``state.observation(seat)`` over the points' states (the compiled encoder where
+  pirate_envs/_native.c is built and has one for the game);
+* ``in pure Python``: the game's Python encoder (``encoder.encode_python``) where a compiled twin
+  exists ("-" otherwise), so one run shows both.
 
     python benchmarks/hot_paths.py [--games dead_mans_draw_v0 potsm_v0 ...] [--num-players 3]
                                    [--points 1000] [--seconds 0.5] [--rounds 5]
@@ -99,6 +102,9 @@ def cells_of(env_id: str, num_players: int | None, count: int) -> dict[str, Call
     }
     if game.action_feature_size:
         cells["features"] = lambda s: rate(lambda p: game.action_features(p.observation, p.mask), points, s)
+    encode_python = getattr(game.encoder, "encode_python", None)
+    if encode_python is not None:  # the game has a compiled twin: its Python encoder too
+        cells["python observation"] = lambda s: rate(lambda p: encode_python(p.state, p.seat), points, s)
     return cells
 
 
@@ -130,9 +136,11 @@ def main() -> None:
                 rates.setdefault((env_id, path), []).append(measure(args.seconds))
 
     print(f"calls/s on one core, best of {args.rounds} rounds of {args.seconds:g} s [median], {args.points} points")
-    print(f"{'env':<22}{'heuristic decisions/s':>24}{'action features/s':>24}{'observations/s':>24}")
+    columns = ("heuristic decisions/s", "action features/s", "observations/s", "in pure Python")
+    print(f"{'env':<22}" + "".join(f"{name:>24}" for name in columns))
     for env_id in cells:
-        row = [cell(rates.get((env_id, path))) for path in ("heuristic", "features", "observation")]
+        paths = ("heuristic", "features", "observation", "python observation")
+        row = [cell(rates.get((env_id, path))) for path in paths]
         print(f"{env_id:<22}" + "".join(f"{value:>24}" for value in row))
 
 

@@ -5,7 +5,7 @@
 Checks what a pip user gets: one top-level package (no ``training``), every env (PettingZoo AEC game to
 the end, ``rgb_array`` picture, Gymnasium env against the shipped agent), the ``pirate-envs`` command
 (``--help``, ``demo``, ``play``, ``evaluate --checkpoint shipped`` for every game, ``train GAME_ID`` with
-the shipped config, tiny). Prints one line per check; exits non-zero at the first failure.
+the shipped config, tiny), the compiled module. Prints one line per check; exits non-zero at the first failure.
 """
 
 from __future__ import annotations
@@ -56,6 +56,15 @@ def installed() -> None:
     if importlib.util.find_spec("training") is not None:
         fail("a top-level 'training' package is importable")
     ok(f"pirate_envs {pirate_envs.__version__} from {where.parent}; no top-level training package")
+
+
+def compiled_module() -> None:
+    """The wheel was built here, where a C compiler is present, so it carries pirate_envs._native."""
+    from pirate_envs.core.native import NATIVE
+
+    if NATIVE is None:
+        fail("the wheel has no compiled pirate_envs._native (setup.py builds it where a C compiler is present)")
+    ok(f"compiled module {Path(NATIVE.__file__).name}")
 
 
 def aec_game(env_id: str) -> None:
@@ -120,6 +129,7 @@ def train_from_game_id(env_id: str) -> None:
 
 def main() -> int:
     installed()
+    compiled_module()
     agents = shipped_env_ids()
     if agents != sorted(ENV_IDS):
         fail(f"shipped agents {agents} != env ids {sorted(ENV_IDS)}")

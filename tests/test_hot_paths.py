@@ -15,13 +15,16 @@ def run(*argv: str) -> subprocess.CompletedProcess:
 
 
 def test_prints_one_row_per_game_with_every_path():
-    done = run("--games", "dead_mans_draw_v0", "tortuga_v0", "--points", "20", "--rounds", "2", "--seconds", "0.01")
+    games = ("dead_mans_draw_v0", "tortuga_v0", "potsm_v0")
+    done = run("--games", *games, "--points", "20", "--rounds", "2", "--seconds", "0.01")
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()[2:]}
-    assert list(rows) == ["dead_mans_draw_v0", "tortuga_v0"]
-    dmd, tortuga = rows["dead_mans_draw_v0"], rows["tortuga_v0"]
-    assert len(dmd) == 6 and all(cell.startswith("[") for cell in dmd[1::2])  # best [median] x 3 paths
-    assert tortuga[2] == "-" and len(tortuga) == 5  # Tortuga has no per-action features
+    assert list(rows) == list(games)
+    dmd, tortuga, potsm = (rows[game] for game in games)
+    # best [median] x 4 paths: heuristic, features, observation, the Python twin of a compiled observation
+    assert len(dmd) == 8 and all(cell.startswith("[") for cell in dmd[1::2])
+    assert tortuga[2] == "-" and len(tortuga) == 7  # Tortuga has no per-action features
+    assert potsm[-1] == "-" and len(potsm) == 7  # potsm's observation has no compiled twin
 
 
 def test_unknown_env_id_is_refused_with_the_known_ones():

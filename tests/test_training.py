@@ -125,6 +125,34 @@ def test_update_threads_callback_switches_torch_threads_by_phase():
         torch.set_num_threads(before)
 
 
+def test_the_warm_start_fits_with_the_update_threads(monkeypatch):
+    """Nothing else runs while the clone is fitted, so it gets run.update_threads; the rollouts' count after."""
+    import torch
+
+    import training.pretrain as pretrain
+    from training.train import warm_start
+
+    seen = {}
+
+    def fake_clone(model, data, **kwargs):
+        seen["threads"] = torch.get_num_threads()
+        return {"val_accuracy": 1.0, "policy_loss": 0.0}
+
+    monkeypatch.setattr(pretrain, "collect_teacher_data", lambda *args, **kwargs: [None] * 3)
+    monkeypatch.setattr(pretrain, "behaviour_clone", fake_clone)
+    before = torch.get_num_threads()
+    config = typed({**MINIMAL, "run": {"total_timesteps": 10, "torch_threads": 1, "update_threads": 2}})
+    try:
+        torch.set_num_threads(1)
+        warm_start(config, model=None)
+        assert seen["threads"] == 2 and torch.get_num_threads() == 1
+        config = typed({**MINIMAL, "run": {"total_timesteps": 10, "torch_threads": 1}})
+        warm_start(config, model=None)
+        assert seen["threads"] == 1
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_required_keys(tmp_path):
     message = config_error(tmp_path, {"env": {"id": pirate_envs.ENV_IDS[0]}})
     assert "run.total_timesteps: is required" in message

@@ -355,16 +355,24 @@ def warm_start(config: TrainConfig, model: Any) -> dict[str, float]:
         workers=cfg.workers,
         action_features=config.network.action_features,
     )
-    say(f"imitation: fitting {len(data):,} teacher decisions for {cfg.epochs} epochs")
-    stats = behaviour_clone(
-        model,
-        data,
-        epochs=cfg.epochs,
-        batch_size=cfg.batch_size,
-        learning_rate=cfg.learning_rate,
-        value_coef=cfg.value_coef,
-        seed=config.run.seed,
-    )
+    fit_threads = config.run.update_threads or config.run.torch_threads
+    say(f"imitation: fitting {len(data):,} teacher decisions for {cfg.epochs} epochs ({fit_threads} torch threads)")
+    import torch
+
+    rollout_threads = torch.get_num_threads()
+    torch.set_num_threads(fit_threads)  # nothing else runs during the fit: the PPO update's threads
+    try:
+        stats = behaviour_clone(
+            model,
+            data,
+            epochs=cfg.epochs,
+            batch_size=cfg.batch_size,
+            learning_rate=cfg.learning_rate,
+            value_coef=cfg.value_coef,
+            seed=config.run.seed,
+        )
+    finally:
+        torch.set_num_threads(rollout_threads)
     stats["seconds"] = round(time.perf_counter() - start, 1)
     say(
         f"imitation: held-out accuracy {stats['val_accuracy']:.3f}, policy loss {stats['policy_loss']:.3f} "

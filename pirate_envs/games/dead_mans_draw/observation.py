@@ -5,6 +5,9 @@ in order (look them up by name with :func:`field_slices`); its length is ``675 +
 (851 / 939 / 1027). Per-seat axes are indexed by *offset* from the observer (offset 0 = itself);
 "62" multi-hot vectors are indexed by card id.
 
+:meth:`ObservationEncoder.encode_python` is the encoder in Python; where the compiled module is built
+(pirate_envs/core/native.py) its twin ``dmd_encode`` writes the same vector.
+
 Hidden from ``s`` (DMD-901..912): the draw pile order except ``s``'s own peeks (``known_top``), the
 other players' dealt ability cards, and their kept ability before the reveal.
 """
@@ -16,12 +19,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.games.dead_mans_draw.actions import GAME_OVER, LOCKER_ACCEPT, MAP_PICK, MERMAID_PICK, RAKE_PICK
 from pirate_envs.games.dead_mans_draw.cards import (
+    CARD_VALUE,
     FORCED_DRAW_MAX,
+    GRAND_SLAM,
     NUM_ABILITIES,
     NUM_CARDS,
     NUM_SUITS,
+    PIRI_REIS,
 )
 
 if TYPE_CHECKING:
@@ -68,6 +75,39 @@ def field_specs(num_players: int) -> list[tuple[str, int, str]]:
     ]
 
 
+# The fields the compiled encoder writes (every field but ``opp_collections``, which ``my_collection``'s
+# offset reaches, and ``config``'s fixed entries), in the order of the ``S_PHASE ..`` part of its spec.
+NATIVE_FIELDS = (
+    "phase",
+    "active_player",
+    "my_collection",
+    "row_cards",
+    "row_position",
+    "marker_position",
+    "row_hook_protected",
+    "discard_pile",
+    "draw_pile_cards",
+    "draw_pile_size",
+    "known_top",
+    "my_dealt_abilities",
+    "abilities",
+    "locker_target",
+    "scores",
+    "eliminated",
+    "config",
+    "forced_draws",
+    "offer_cards",
+    "miser_first_suit",
+    "plunder_target",
+    "plunder_remaining",
+    "turns_taken_busts",
+    "last_turn_player",
+    "last_turn_cards",
+    "last_turn_busted",
+    "decision_progress",
+)
+
+
 def field_slices(num_players: int) -> dict[str, slice]:
     return layout_slices(field_specs(num_players))
 
@@ -88,10 +128,49 @@ class ObservationEncoder:
         self.config_ones = [7 + i for i, on in enumerate(flags) if on]  # DMD-1077
         self.max_decisions = float(game.max_decisions)
         self.deck = game.deck
+        self.native_spec = self._native_spec()
+
+    def _native_spec(self) -> tuple:
+        """The constants and offsets of ``pirate_envs._native.dmd_encode`` (the order of its ``S_*`` enum)."""
+        constants = (
+            self.size,
+            self.n,
+            NUM_CARDS,
+            NUM_ABILITIES,
+            GAME_OVER,
+            MAP_PICK,
+            LOCKER_ACCEPT,
+            MERMAID_PICK,
+            RAKE_PICK,
+            ROW_SCALE,
+            DECK_SCALE,
+            SCORE_SCALE,
+            PLUNDER_SCALE,
+            float(FORCED_DRAW_MAX),
+            self.max_decisions,
+            NUM_SUITS,
+            PIRI_REIS,
+            GRAND_SLAM,
+            tuple(self.config_ones),
+            CARD_VALUE,
+        )
+        return constants + tuple(self.at[name] for name in NATIVE_FIELDS)
 
     def encode(self, state: DmdState, seat: int) -> np.ndarray:
-        """Every 0/1 entry is written into one bytearray (fast single-byte stores), cast once to float32;
-        the few fractional entries are then stored one by one."""
+        """The observation of ``seat``: the compiled twin where it is built (pirate_envs/core/native.py),
+        else (or when it meets a value it does not expect) :meth:`encode_python`."""
+        if NATIVE is not None:
+            out = np.zeros(self.size, dtype=np.float32)
+            try:
+                NATIVE.dmd_encode(out, state, seat, self.native_spec)
+                return out
+            except FALLBACK_ERRORS:
+                pass
+        return self.encode_python(state, seat)
+
+    def encode_python(self, state: DmdState, seat: int) -> np.ndarray:
+        """The reference encoder (pure Python). Every 0/1 entry is written into one bytearray (fast
+        single-byte stores), cast once to float32; the few fractional entries are then stored one by one."""
         n = self.n
         at = self.at
         buf = bytearray(self.size)

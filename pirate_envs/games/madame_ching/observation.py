@@ -7,7 +7,8 @@ boat and pending fields; every other seat sees them as zeros (MCH-1006).
 * :func:`encode_reference` — the table written out entry by entry (slow, plain, easy to check).
 * :class:`ObservationEncoder` — the fast observer the game uses: the same vector, from one byte buffer
   of counts divided once by per-entry scales, with the fields that change a few times a round
-  (expeditions, missions, discard piles) taken from content-keyed caches.
+  (expeditions, missions, discard piles) taken from content-keyed caches. Where the compiled module
+  is built (pirate_envs/core/native.py) its twin ``mch_counts`` writes the byte buffer instead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_slices
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import ICON, NUM_ENC_KINDS
 
@@ -253,6 +255,7 @@ class ObservationEncoder:
         self._mission_pieces: dict[bytes, bytes] = {}
         self._discard_pieces: dict[bytes, bytes] = {}
         self._enc_discard_pieces: dict[bytes, bytes] = {}
+        self._native_specs: list[tuple] | None = None  # per seat, made from the game on first use
 
     def relative_boats(self, seat: int) -> list[int]:
         n = self.num_players
@@ -328,7 +331,50 @@ class ObservationEncoder:
             out[kind] += 1
         return bytes(out)
 
+    def native_specs(self, game) -> list[tuple]:
+        """Per seat, the tables and offsets of ``pirate_envs._native.mch_counts`` (the order of its ``M_*``)."""
+        st, P = self.start, self.num_players
+        fields = ("select_boat", "own_hand", "own_picks", "revealed_picks", "boat_flags", "display", "expeditions")
+        fields += ("skills", "known_cards", "history", "missions", "supply", "piles", "progress", "pending")
+        return [
+            (
+                P,
+                self.num_boats,
+                act.SELECT,
+                act.SKILL_CLAIM,
+                int(game.team_mode),
+                game.partner(seat) if game.team_mode else -1,
+                tuple(game.boats_of[seat]),
+                tuple(self._relative[seat]),
+                tuple(game.boat_owner),
+                ICON,
+                *(st[name] for name in fields),
+                st["team_debt"],
+            )
+            for seat in range(P)
+        ]
+
     def encode(self, state: MadameChingState, seat: int) -> np.ndarray:
+        """The observation of ``seat``: its counts written by the compiled twin where it is built
+        (pirate_envs/core/native.py), else by :meth:`_encode`; :func:`encode_reference` for a count that
+        does not fit in a byte."""
+        if NATIVE is not None:
+            specs = self._native_specs
+            if specs is None:
+                specs = self._native_specs = self.native_specs(state.game)
+            buf = bytearray(self.size)
+            try:
+                NATIVE.mch_counts(buf, state, seat, specs[seat])
+            except FALLBACK_ERRORS:
+                pass
+            else:
+                o = np.frombuffer(buf, dtype=np.uint8) / self.divisor  # as in _encode
+                o[self.start["progress"]] = state.round / state.game.round_limit
+                return o
+        return self.encode_python(state, seat)
+
+    def encode_python(self, state: MadameChingState, seat: int) -> np.ndarray:
+        """The pure-Python encoder (the compiled twin's reference)."""
         try:
             return self._encode(state, seat)
         except ValueError:  # a count outside 0..255 (a hand-edited state): the plain encoder

@@ -8,7 +8,8 @@ a steal the viewer took no part in, and whether a ``MAP_GIVE`` decision exists f
 
 :func:`encode_reference` writes the vector field by field with no caches; :class:`ObservationEncoder`,
 the one the game uses, gives the same vector faster (vote statistics by one precomputed permutation,
-the log and the last vote cached per viewer by content).
+the log and the last vote cached per viewer by content), or, where the compiled module is built
+(pirate_envs/core/native.py), lets its twin ``tor_counts`` write the stored bytes.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.games.tortuga.board import LOG_LENGTH, NUM_CARD_TYPES, NUM_LOG_TYPES
 
 if TYPE_CHECKING:
@@ -188,9 +190,10 @@ class ObservationEncoder:
 
     Every entry is an integer, so ``encode`` writes them into one ``bytearray`` (an item write there
     is several times cheaper than on an ``array('f')``, which parses each float) and converts once.
-    The entries that can be negative (the viewer's steal and map deltas, a log entry's value) are
-    stored plus ``BIAS``, which the conversion subtracts again (exact: small integers). A value that
-    does not fit (only in a hand-edited state) falls back to :func:`encode_reference`.
+    The entries that can be negative (the public treasure and map counts, which a secret steal takes
+    below 0; the viewer's steal and map deltas; a log entry's value) are stored plus ``BIAS``, which
+    the conversion subtracts again (exact: small integers). A value that does not fit (only in a
+    hand-edited state) falls back to :func:`encode_reference`.
     """
 
     def __init__(self, n: int) -> None:
@@ -234,7 +237,7 @@ class ObservationEncoder:
         self.last_vote_bytes: list[dict[tuple, bytes]] = [{} for _ in range(n)]  # per viewer, by content
         self.no_votes = [0] * n
         self.order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
-        biased = [self.o_players + PLAYER_BLOCK * k + d for k in range(n) for d in (23, 25)]
+        biased = [self.o_players + PLAYER_BLOCK * k + d for k in range(n) for d in (21, 23, 24, 25)]
         biased += [self.o_log + self.log_entry * (i + 1) - 1 for i in range(LOG_LENGTH)]
         template = bytearray(self.size)
         bias = np.zeros(self.size, dtype=np.float32)
@@ -244,8 +247,60 @@ class ObservationEncoder:
         self.template = bytes(template)  # a vector of zeros, as stored
         self.bias = bias
         self.empty_log_entry = bytes(self.log_entry - 1) + bytes([BIAS])
+        self._native_spec: tuple | None = None  # made from the game on first use
+
+    def native_spec(self, game) -> tuple:
+        """The constants and offsets of ``pirate_envs._native.tor_counts`` (the order of its ``T_*``)."""
+        options = game.options
+        return (
+            self.n,
+            int(bool(options["wild_cooldown"])),
+            int(bool(options["public_steal"])),
+            NUM_CARD_TYPES,
+            NUM_LOG_TYPES,
+            BIAS,
+            PLAYER_BLOCK,
+            self.log_entry,
+            self.o_phase,
+            self.o_round,
+            self.o_active,
+            self.o_start,
+            self.o_counts,
+            self.o_players,
+            self.o_own,
+            self.o_yes_by,
+            self.cv_type,
+            self.cv_init,
+            self.cv_target,
+            self.cv_part,
+            self.cv_own,
+            self.cv_cards,
+            self.cv_decl,
+            self.lv_type,
+            self.o_loot,
+            self.o_event,
+            self.o_log,
+        )
 
     def encode(self, state: TortugaState, seat: int) -> np.ndarray:
+        """The observation of ``seat``: its stored bytes written by the compiled twin where it is built
+        (pirate_envs/core/native.py), else by :meth:`_encode`; :func:`encode_reference` for a value that
+        does not fit in a byte."""
+        if NATIVE is not None:
+            spec = self._native_spec
+            if spec is None:
+                spec = self._native_spec = self.native_spec(state.game)
+            buf = bytearray(self.template)
+            try:
+                NATIVE.tor_counts(buf, state, seat, spec)
+            except FALLBACK_ERRORS:
+                pass
+            else:
+                return np.frombuffer(buf, dtype=np.uint8) - self.bias  # as in _encode
+        return self.encode_python(state, seat)
+
+    def encode_python(self, state: TortugaState, seat: int) -> np.ndarray:
+        """The pure-Python encoder (the compiled twin's reference)."""
         try:
             return self._encode(state, seat)
         except ValueError:  # a value outside the byte range (a hand-edited state): the plain encoder
@@ -322,10 +377,10 @@ class ObservationEncoder:
                 buf[base + 18 + nation[p]] = 1
             else:
                 buf[base + 17] = 1
-            buf[base + 21] = pub_treasure[p]
+            buf[base + 21] = pub_treasure[p] + BIAS
             buf[base + 22] = steals_made[p]
             buf[base + 23] = my_steal[p] + BIAS
-            buf[base + 24] = pub_maps[p]
+            buf[base + 24] = pub_maps[p] + BIAS
             buf[base + 25] = my_maps[p] + BIAS
             base += PLAYER_BLOCK
 
