@@ -49,28 +49,42 @@ static long as_long(PyObject *o) {
     return PyLong_AsLong(o);
 }
 
-/* The state attributes read, as interned strings made once (PyInit__native). */
-#define STATE_ATTRS(X) X(phase) X(decider) X(active) X(collections) X(discard) X(draw_pile) X(row) \
-    X(hook_protected) X(known) X(dealt) X(kept) X(revealed) X(locker_target) X(eliminated) X(variant) \
-    X(offer) X(choices) X(hook_s1) X(tasks) X(plunder_target) X(last_turn_player) X(last_turn_cards) \
-    X(last_turn_busted) X(turns_taken) X(busts) X(plunder_remaining) X(decisions)
-#define AS_ENUM(name) A_##name,
+/* The attribute and key names read, as interned strings made once (PyInit__native). */
+#define NAMES(X) X(phase) X(decider) X(active) X(collections) X(discard) X(draw_pile) X(row) X(hook_protected) \
+    X(known) X(dealt) X(kept) X(revealed) X(locker_target) X(eliminated) X(variant) X(offer) X(choices) \
+    X(hook_s1) X(tasks) X(plunder_target) X(last_turn_player) X(last_turn_cards) X(last_turn_busted) \
+    X(turns_taken) X(busts) X(plunder_remaining) X(decisions) X(over) X(truncated) X(select_seat) \
+    X(active_boat) X(select_boat) X(hands) X(shown_picks) X(picks) X(acted) X(expeditions) X(positions) \
+    X(display) X(skills) X(tokens) X(enc_hands) X(last_action) X(board) X(set_aside) X(stacks) X(pearl_owner) \
+    X(hk_owner) X(supply) X(nav_discard) X(nav_deck) X(enc_deck) X(enc_discard) X(end_triggered) \
+    X(pending_enc) X(combat_card) X(gift_queue) X(pending_target) X(claim_pool) X(owes) X(round) X(start) \
+    X(galleon) X(deck) X(drawn) X(pos) X(role) X(exiled) X(nation) X(pub_treasure) X(steals_made) \
+    X(steal_delta) X(map_delta) X(pub_maps) X(spied) X(game_over) X(hoard) X(maps) X(wild_lock) \
+    X(votes_initiated) X(votes_targeting) X(yes_by) X(yes_vs) X(vote) X(last_vote) X(loot) X(event) X(log) \
+    X(current_player) X(type) X(initiator) X(target) X(participants) X(cards) X(decl) X(final) X(passed) \
+    X(die) X(left) X(dice) X(successes) X(assigned) X(card)
+#define AS_ENUM(name) N_##name,
 #define AS_STRING(name) #name,
-enum { STATE_ATTRS(AS_ENUM) A_COUNT };
-static const char *attr_names[A_COUNT] = {STATE_ATTRS(AS_STRING)};
-static PyObject *interned[A_COUNT];
+enum { NAMES(AS_ENUM) N_COUNT };
+static const char *names[N_COUNT] = {NAMES(AS_STRING)};
+static PyObject *interned[N_COUNT];
 
 static PyObject *attr(PyObject *state, int name) {
     return PyObject_GetAttr(state, interned[name]);
 }
 
-/* An int attribute of the state; -1 with an exception set on failure (check PyErr_Occurred). */
-static long int_attr(PyObject *state, int name) {
-    PyObject *o = attr(state, name);
+/* ``o`` (a new reference, or NULL with an exception set) as a long, released; -1 with an exception set on
+ * failure (check PyErr_Occurred). */
+static long steal_long(PyObject *o) {
     if (o == NULL) return -1;
     long v = as_long(o);
     Py_DECREF(o);
     return v;
+}
+
+/* An int attribute of the state. */
+static long int_attr(PyObject *state, int name) {
+    return steal_long(attr(state, name));
 }
 
 /* The list (or tuple) ``seq`` as a fast sequence: a new reference, or NULL with an exception. */
@@ -110,12 +124,45 @@ static long mod(long a, long n) {
 }
 
 /* The item ``i`` of the fast sequence ``f`` as an int (``f`` must have more than ``i`` items). */
-static long item_long(PyObject *f, Py_ssize_t i) {
-    if (i < 0 || i >= PySequence_Fast_GET_SIZE(f)) {
-        PyErr_SetString(PyExc_IndexError, "per-seat list shorter than the player count");
+/* seq[i] with Python's indexing (negative counts from the end) as a new reference; NULL with an
+ * exception outside the sequence. The items of per-seat and per-boat lists are read through these. */
+static PyObject *item_at(PyObject *seq, Py_ssize_t i) {
+    PyObject *f = fast(seq);
+    if (f == NULL) return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
+    if (i < 0) i += len;
+    if (i < 0 || i >= len) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_IndexError, "index outside a per-seat or per-boat list");
+        return NULL;
+    }
+    PyObject *found = PySequence_Fast_GET_ITEM(f, i);
+    Py_INCREF(found);
+    Py_DECREF(f);
+    return found;
+}
+
+static long item_long(PyObject *seq, Py_ssize_t i) {
+    return steal_long(item_at(seq, i));
+}
+
+static int item_true(PyObject *seq, Py_ssize_t i) {
+    PyObject *found = item_at(seq, i);
+    if (found == NULL) return -1;
+    int v = PyObject_IsTrue(found);
+    Py_DECREF(found);
+    return v;
+}
+
+/* Parses the arguments every encoder takes, ``(buffer, state, seat, spec)``, and checks the spec's length. */
+static int parse_call(PyObject *args, const char *name, Py_ssize_t spec_length, PyObject **buffer, PyObject **state,
+                      long *seat, PyObject **spec) {
+    if (!PyArg_ParseTuple(args, "OOlO!", buffer, state, seat, &PyTuple_Type, spec)) return -1;
+    if (PyTuple_GET_SIZE(*spec) != spec_length) {
+        PyErr_Format(PyExc_ValueError, "%s: spec of the wrong length", name);
         return -1;
     }
-    return as_long(PySequence_Fast_GET_ITEM(f, i));
+    return 0;
 }
 
 #define CHECK(expr) do { if ((expr) < 0) goto fail; } while (0)
@@ -126,11 +173,7 @@ static long item_long(PyObject *f, Py_ssize_t i) {
 static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *out_obj, *state, *spec_obj;
     long seat;
-    if (!PyArg_ParseTuple(args, "OOlO!", &out_obj, &state, &seat, &PyTuple_Type, &spec_obj)) return NULL;
-    if (PyTuple_GET_SIZE(spec_obj) != S_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "dmd_encode: spec of the wrong length");
-        return NULL;
-    }
+    if (parse_call(args, "dmd_encode", S_COUNT, &out_obj, &state, &seat, &spec_obj) < 0) return NULL;
     long sp[S_COUNT];
     double spd[S_COUNT];
     for (int i = 0; i < S_COUNT; i++) {
@@ -162,15 +205,15 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "dmd_encode: bad seat or player count");
         goto fail;
     }
-    CHECK_LONG(phase, int_attr(state, A_phase));
+    CHECK_LONG(phase, int_attr(state, N_phase));
     if (phase != sp[S_GAME_OVER]) {
-        CHECK_LONG(decider, int_attr(state, A_decider));
+        CHECK_LONG(decider, int_attr(state, N_decider));
         if (decider == seat) CHECK(put(&v, sp[S_PHASE] + phase, 1.0));
-        CHECK_LONG(active, int_attr(state, A_active));
+        CHECK_LONG(active, int_attr(state, N_active));
         CHECK(put(&v, sp[S_ACTIVE_PLAYER] + mod(active - seat, n), 1.0));
     }
     /* collections (DMD-1062, 1063): per offset k, every card of every suit stack */
-    GET_FAST(collections, A_collections);
+    GET_FAST(collections, N_collections);
     if (PySequence_Fast_GET_SIZE(collections) != n) {
         PyErr_SetString(PyExc_ValueError, "dmd_encode: collections of the wrong length");
         goto fail;
@@ -183,7 +226,7 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
         goto fail;
     }
     long scores[8], variant;
-    CHECK_LONG(variant, int_attr(state, A_variant));
+    CHECK_LONG(variant, int_attr(state, N_variant));
     if (n > 8) {
         PyErr_SetString(PyExc_ValueError, "dmd_encode: more than 8 players");
         goto fail;
@@ -228,14 +271,14 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
         else
             scores[k] = tops;
     }
-    tmp = attr(state, A_discard);
+    tmp = attr(state, N_discard);
     if (tmp == NULL) goto fail;
     CHECK(ones(&v, tmp, sp[S_DISCARD_PILE]));
     Py_CLEAR(tmp);
-    GET_FAST(pile, A_draw_pile);
+    GET_FAST(pile, N_draw_pile);
     CHECK(ones(&v, pile, sp[S_DRAW_PILE_CARDS]));
     Py_ssize_t pile_len = PySequence_Fast_GET_SIZE(pile);
-    GET_FAST(row, A_row);
+    GET_FAST(row, N_row);
     Py_ssize_t row_len = PySequence_Fast_GET_SIZE(row);
     if (row_len) {
         for (Py_ssize_t i = 0; i < row_len; i++) {
@@ -248,7 +291,7 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
                 CHECK(put(&v, sp[S_MARKER_POSITION], (double)(i + 1) / spd[S_ROW_SCALE]));
             }
         }
-        GET_FAST(seq, A_hook_protected);
+        GET_FAST(seq, N_hook_protected);
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
             long c;
             CHECK_LONG(c, as_long(PySequence_Fast_GET_ITEM(seq, i)));
@@ -257,7 +300,7 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_CLEAR(seq);
     }
     /* the seat's own peeks at the top of the pile (DMD-1071) */
-    GET_FAST(known, A_known);
+    GET_FAST(known, N_known);
     if (seat >= PySequence_Fast_GET_SIZE(known)) {
         PyErr_SetString(PyExc_IndexError, "dmd_encode: known shorter than the player count");
         goto fail;
@@ -273,15 +316,15 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_CLEAR(inner);
     /* abilities (DMD-1072, 1073; DMD-1012 e) */
-    GET_FAST(seq, A_dealt);
+    GET_FAST(seq, N_dealt);
     if (seat >= PySequence_Fast_GET_SIZE(seq)) {
         PyErr_SetString(PyExc_IndexError, "dmd_encode: dealt shorter than the player count");
         goto fail;
     }
     CHECK(ones(&v, PySequence_Fast_GET_ITEM(seq, seat), sp[S_MY_DEALT_ABILITIES]));
     Py_CLEAR(seq);
-    GET_FAST(kept, A_kept);
-    tmp = attr(state, A_revealed);
+    GET_FAST(kept, N_kept);
+    tmp = attr(state, N_revealed);
     if (tmp == NULL) goto fail;
     int revealed = PyObject_IsTrue(tmp);
     Py_CLEAR(tmp);
@@ -297,9 +340,9 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
         CHECK_LONG(a, item_long(kept, seat));
         if (a >= 0) CHECK(put(&v, sp[S_ABILITIES] + a, 1.0));
     }
-    CHECK_LONG(value, int_attr(state, A_locker_target));
+    CHECK_LONG(value, int_attr(state, N_locker_target));
     if (value >= 0) CHECK(put(&v, sp[S_LOCKER_TARGET] + mod(value - seat, n), 1.0));
-    GET_FAST(eliminated, A_eliminated);
+    GET_FAST(eliminated, N_eliminated);
     for (long k = 0; k < n; k++) {
         if (PySequence_Fast_GET_SIZE(eliminated) != n) {
             PyErr_SetString(PyExc_IndexError, "dmd_encode: eliminated of the wrong length");
@@ -313,12 +356,12 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     CHECK(put(&v, sp[S_CONFIG] + variant, 1.0));
     /* the decision's offered cards (DMD-1079; DMD-1012 b, d) */
     if (phase == sp[S_MAP_PICK] || phase == sp[S_LOCKER_ACCEPT]) {
-        tmp = attr(state, A_offer);
+        tmp = attr(state, N_offer);
         if (tmp == NULL) goto fail;
         CHECK(ones(&v, tmp, sp[S_OFFER_CARDS]));
         Py_CLEAR(tmp);
     } else if (phase == sp[S_MERMAID_PICK] || phase == sp[S_RAKE_PICK]) {
-        tmp = attr(state, A_choices);
+        tmp = attr(state, N_choices);
         if (tmp == NULL) goto fail;
         CHECK(ones(&v, tmp, sp[S_OFFER_CARDS] - 12)); /* CARD actions start at 12 (DMD-1043) */
         Py_CLEAR(tmp);
@@ -326,8 +369,8 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     /* Miser's first suit while a SECOND_HOOK is pending or asked (DMD-1080, DMD-1012 h); the pending
      * forced draws (DMD-1078) from the same task list */
     long s1;
-    CHECK_LONG(s1, int_attr(state, A_hook_s1));
-    GET_FAST(tasks, A_tasks);
+    CHECK_LONG(s1, int_attr(state, N_hook_s1));
+    GET_FAST(tasks, N_tasks);
     long forced = 0;
     int asked = s1 >= 0; /* the newest SECOND_HOOK task gives s1 when the state has none */
     for (Py_ssize_t i = PySequence_Fast_GET_SIZE(tasks) - 1; i >= 0; i--) {
@@ -351,16 +394,16 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     if (s1 >= 0) CHECK(put(&v, sp[S_MISER_FIRST_SUIT] + s1, 1.0));
     if (PySequence_Fast_GET_SIZE(tasks) && forced)
         CHECK(put(&v, sp[S_FORCED_DRAWS], (double)forced / spd[S_FORCED_DRAW_MAX]));
-    CHECK_LONG(value, int_attr(state, A_plunder_target));
+    CHECK_LONG(value, int_attr(state, N_plunder_target));
     if (value >= 0) CHECK(put(&v, sp[S_PLUNDER_TARGET] + mod(value - seat, n) - 1, 1.0));
-    CHECK_LONG(value, int_attr(state, A_last_turn_player));
+    CHECK_LONG(value, int_attr(state, N_last_turn_player));
     if (value >= 0) {
         CHECK(put(&v, sp[S_LAST_TURN_PLAYER] + mod(value - seat, n), 1.0));
-        tmp = attr(state, A_last_turn_cards);
+        tmp = attr(state, N_last_turn_cards);
         if (tmp == NULL) goto fail;
         CHECK(ones(&v, tmp, sp[S_LAST_TURN_CARDS]));
         Py_CLEAR(tmp);
-        tmp = attr(state, A_last_turn_busted);
+        tmp = attr(state, N_last_turn_busted);
         if (tmp == NULL) goto fail;
         int busted = PyObject_IsTrue(tmp);
         Py_CLEAR(tmp);
@@ -369,8 +412,8 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     /* the fractional entries */
     CHECK(put(&v, sp[S_DRAW_PILE_SIZE], (double)pile_len / spd[S_DECK_SCALE]));
-    GET_FAST(turns, A_turns_taken);
-    GET_FAST(busts, A_busts);
+    GET_FAST(turns, N_turns_taken);
+    GET_FAST(busts, N_busts);
     for (long k = 0; k < n; k++) {
         long t = (seat + k) % n;
         CHECK(put(&v, sp[S_SCORES] + k, (double)scores[k] / spd[S_SCORE_SCALE]));
@@ -382,9 +425,9 @@ static PyObject *dmd_encode(PyObject *Py_UNUSED(self), PyObject *args) {
             if (bust) CHECK(put(&v, sp[S_TURNS_TAKEN_BUSTS] + n + k, (double)bust / spd[S_DECK_SCALE]));
         }
     }
-    CHECK_LONG(value, int_attr(state, A_plunder_remaining));
+    CHECK_LONG(value, int_attr(state, N_plunder_remaining));
     if (value) CHECK(put(&v, sp[S_PLUNDER_REMAINING], (double)value / spd[S_PLUNDER_SCALE]));
-    CHECK_LONG(value, int_attr(state, A_decisions));
+    CHECK_LONG(value, int_attr(state, N_decisions));
     CHECK(put(&v, sp[S_DECISION_PROGRESS], (double)value / spd[S_MAX_DECISIONS]));
 
     Py_XDECREF(collections); Py_XDECREF(pile); Py_XDECREF(row); Py_XDECREF(known); Py_XDECREF(kept);
@@ -410,15 +453,6 @@ enum {
     M_COUNT
 };
 
-#define MCH_ATTRS(X) X(over) X(truncated) X(phase) X(select_seat) X(active_boat) X(select_boat) X(hands) \
-    X(revealed) X(shown_picks) X(picks) X(acted) X(expeditions) X(positions) X(display) X(skills) X(tokens) \
-    X(enc_hands) X(known) X(last_action) X(board) X(set_aside) X(stacks) X(pearl_owner) X(hk_owner) \
-    X(supply) X(nav_discard) X(nav_deck) X(enc_deck) X(enc_discard) X(end_triggered) X(pending_enc) \
-    X(combat_card) X(gift_queue) X(pending_target) X(claim_pool) X(owes)
-#define MCH_ENUM(name) B_##name,
-enum { MCH_ATTRS(MCH_ENUM) B_COUNT };
-static const char *mch_attr_names[B_COUNT] = {MCH_ATTRS(AS_STRING)};
-static PyObject *mch_interned[B_COUNT];
 
 typedef struct {
     unsigned char *buf;
@@ -441,20 +475,8 @@ static int set_count(Counts *c, long i, long value, int add) {
     return 0;
 }
 
-static PyObject *mch_attr(PyObject *state, int name) {
-    return PyObject_GetAttr(state, mch_interned[name]);
-}
-
-static long mch_int(PyObject *state, int name) {
-    PyObject *o = mch_attr(state, name);
-    if (o == NULL) return -1;
-    long v = as_long(o);
-    Py_DECREF(o);
-    return v;
-}
-
-static int mch_true(PyObject *state, int name) {
-    PyObject *o = mch_attr(state, name);
+static int true_attr(PyObject *state, int name) {
+    PyObject *o = attr(state, name);
     if (o == NULL) return -1;
     int v = PyObject_IsTrue(o);
     Py_DECREF(o);
@@ -497,37 +519,34 @@ static long copy_counts(Counts *c, PyObject *seq, long base, Py_ssize_t expected
     return (long)len;
 }
 
-/* Item ``i`` of the sequence ``seq`` as a new reference (NULL with an exception when out of range). */
-static PyObject *nth(PyObject *seq, Py_ssize_t i) {
+/* buf[base + x] = 1 for every x of the list ``seq``, each within [lo, hi] (else ``what`` is refused). */
+static int ranged_ones(Counts *c, PyObject *seq, long base, long lo, long hi, const char *what) {
     PyObject *f = fast(seq);
-    if (f == NULL) return NULL;
-    if (i < 0 || i >= PySequence_Fast_GET_SIZE(f)) {
-        Py_DECREF(f);
-        PyErr_SetString(PyExc_IndexError, "index outside a per-seat or per-boat list");
-        return NULL;
+    if (f == NULL) return -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(f); i++) {
+        long x = as_long(PySequence_Fast_GET_ITEM(f, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        if (x < lo || x > hi) {
+            Py_DECREF(f);
+            PyErr_Format(PyExc_ValueError, "%s outside %ld..%ld", what, lo, hi);
+            return -1;
+        }
+        if (set_count(c, base + x, 1, 0) < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
     }
-    PyObject *item = PySequence_Fast_GET_ITEM(f, i);
-    Py_INCREF(item);
     Py_DECREF(f);
-    return item;
-}
-
-static long nth_long(PyObject *seq, Py_ssize_t i) {
-    PyObject *item = nth(seq, i);
-    if (item == NULL) return -1;
-    long v = as_long(item);
-    Py_DECREF(item);
-    return v;
+    return 0;
 }
 
 static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *buf_obj, *state, *spec;
     long seat;
-    if (!PyArg_ParseTuple(args, "OOlO!", &buf_obj, &state, &seat, &PyTuple_Type, &spec)) return NULL;
-    if (PyTuple_GET_SIZE(spec) != M_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "mch_counts: spec of the wrong length");
-        return NULL;
-    }
+    if (parse_call(args, "mch_counts", M_COUNT, &buf_obj, &state, &seat, &spec) < 0) return NULL;
     long m[M_COUNT];
     for (int i = 0; i < M_COUNT; i++) {
         if (i == M_BOATS_OF || i == M_RELATIVE || i == M_BOAT_OWNER || i == M_ICON) continue;
@@ -555,16 +574,16 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "mch_counts: bad seat, player count or boat table");
         return NULL;
     }
-    int over = mch_true(state, B_over), truncated = mch_true(state, B_truncated);
+    int over = true_attr(state, N_over), truncated = true_attr(state, N_truncated);
     if (over < 0 || truncated < 0) goto fail;
-    CHECK_LONG(phase, mch_int(state, B_phase));
+    CHECK_LONG(phase, int_attr(state, N_phase));
     if (!over && !truncated) {
         long current;
         if (phase == m[M_SELECT]) {
-            CHECK_LONG(current, mch_int(state, B_select_seat));
+            CHECK_LONG(current, int_attr(state, N_select_seat));
         } else {
             long boat;
-            CHECK_LONG(boat, mch_int(state, B_active_boat));
+            CHECK_LONG(boat, int_attr(state, N_active_boat));
             if (boat < 0 || boat >= PyTuple_GET_SIZE(boat_owner)) {
                 PyErr_SetString(PyExc_ValueError, "mch_counts: no active boat outside Select");
                 goto fail;
@@ -576,42 +595,42 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     if (acting) {
         CHECK(set_count(&c, phase, 1, 0));
         if (phase == m[M_SELECT]) {
-            CHECK_LONG(value, mch_int(state, B_select_boat));
+            CHECK_LONG(value, int_attr(state, N_select_boat));
             CHECK(set_count(&c, m[M_SELECT_BOAT] + value, 1, 0));
         }
     }
-    o = mch_attr(state, B_hands);
+    o = attr(state, N_hands);
     if (o == NULL) goto fail;
-    item = nth(o, seat);
+    item = item_at(o, seat);
     if (item == NULL) goto fail;
     CHECK(count_ones(&c, item, m[M_OWN_HAND] - 1));
     Py_CLEAR(item);
     Py_CLEAR(o);
-    int revealed = mch_true(state, B_revealed);
+    int revealed = true_attr(state, N_revealed);
     if (revealed < 0) goto fail;
-    shown = mch_attr(state, B_shown_picks);
+    shown = attr(state, N_shown_picks);
     if (shown == NULL) goto fail;
-    picks = revealed ? (Py_INCREF(shown), shown) : mch_attr(state, B_picks);
+    picks = revealed ? (Py_INCREF(shown), shown) : attr(state, N_picks);
     if (picks == NULL) goto fail;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(boats_of); i++) {
         long b, pick;
         CHECK_LONG(b, as_long(PyTuple_GET_ITEM(boats_of, i)));
-        CHECK_LONG(pick, nth_long(picks, b));
+        CHECK_LONG(pick, item_long(picks, b));
         if (pick) CHECK(set_count(&c, m[M_OWN_PICKS] - 1 + 55 * i + pick, 1, 0));
     }
-    acted = mch_attr(state, B_acted);
+    acted = attr(state, N_acted);
     if (acted == NULL) goto fail;
-    expeditions = mch_attr(state, B_expeditions);
-    positions = mch_attr(state, B_positions);
+    expeditions = attr(state, N_expeditions);
+    positions = attr(state, N_positions);
     if (expeditions == NULL || positions == NULL) goto fail;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rel); i++) {
         long b, pick, done;
         CHECK_LONG(b, as_long(PyTuple_GET_ITEM(rel, i)));
         if (revealed) {
-            CHECK_LONG(pick, nth_long(shown, b));
+            CHECK_LONG(pick, item_long(shown, b));
             if (pick) CHECK(set_count(&c, m[M_REVEALED_PICKS] - 1 + 55 * i + pick, 1, 0));
         }
-        item = nth(acted, b);
+        item = item_at(acted, b);
         if (item == NULL) goto fail;
         done = PyObject_IsTrue(item);
         Py_CLEAR(item);
@@ -619,7 +638,7 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         if (done) CHECK(set_count(&c, m[M_BOAT_FLAGS] + 2 * i, 1, 0));
         /* the boat's 77-entry expedition block (cards, column and row one-hots, last card, icon counts) */
         long blk = m[M_EXPEDITIONS] + 77 * i, last = -1;
-        item = nth(expeditions, b);
+        item = item_at(expeditions, b);
         if (item == NULL) goto fail;
         seq = fast(item);
         Py_CLEAR(item);
@@ -644,7 +663,7 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         Py_CLEAR(seq);
         if (last >= 0) CHECK(set_count(&c, blk + 72, last, 0));
-        item = nth(positions, b);
+        item = item_at(positions, b);
         if (item == NULL) goto fail;
         seq = fast(item);
         Py_CLEAR(item);
@@ -664,7 +683,7 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         CHECK(set_count(&c, blk + 55 + col, 1, 0));
         CHECK(set_count(&c, blk + 64 + row, 1, 0));
     }
-    CHECK_LONG(value, mch_int(state, B_active_boat));
+    CHECK_LONG(value, int_attr(state, N_active_boat));
     if (value >= 0) {
         long i = -1;
         for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(rel); k++) {
@@ -680,14 +699,14 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         CHECK(set_count(&c, m[M_BOAT_FLAGS] + 2 * i + 1, 1, 0));
     }
     /* display: slot 0 face down (only whether it holds a card), slots 1-3 open */
-    display = mch_attr(state, B_display);
+    display = attr(state, N_display);
     if (display == NULL) goto fail;
     {
         long base = m[M_DISPLAY], card;
-        CHECK_LONG(card, nth_long(display, 0));
+        CHECK_LONG(card, item_long(display, 0));
         CHECK(set_count(&c, card ? base + 55 : base + 56, 1, 0));
         for (long slot = 1; slot <= 3; slot++) {
-            CHECK_LONG(card, nth_long(display, slot));
+            CHECK_LONG(card, item_long(display, slot));
             CHECK(set_count(&c, base + 57 * slot + (card ? card - 1 : 56), 1, 0));
         }
     }
@@ -695,8 +714,8 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
      * the viewer's order */
     {
         long at = m[M_SKILLS], n;
-        PyObject *skills = mch_attr(state, B_skills), *tokens = mch_attr(state, B_tokens);
-        PyObject *enc_hands = mch_attr(state, B_enc_hands), *hands = mch_attr(state, B_hands);
+        PyObject *skills = attr(state, N_skills), *tokens = attr(state, N_tokens);
+        PyObject *enc_hands = attr(state, N_enc_hands), *hands = attr(state, N_hands);
         PyObject *lists[2] = {skills, tokens};
         if (skills == NULL || tokens == NULL || enc_hands == NULL || hands == NULL) {
             Py_XDECREF(skills); Py_XDECREF(tokens); Py_XDECREF(enc_hands); Py_XDECREF(hands);
@@ -705,21 +724,21 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         int ok = 1;
         for (int field = 0; field < 2 && ok; field++) {
             for (long k = 0; k < P && ok; k++) {
-                item = nth(lists[field], (seat + k) % P);
+                item = item_at(lists[field], (seat + k) % P);
                 n = item == NULL ? -1 : copy_counts(&c, item, at, -1);
                 Py_CLEAR(item);
                 if (n < 0) ok = 0; else at += n;
             }
         }
         if (ok) {
-            item = nth(enc_hands, seat);
+            item = item_at(enc_hands, seat);
             n = item == NULL ? -1 : copy_counts(&c, item, at, -1);
             Py_CLEAR(item);
             if (n < 0) ok = 0; else at += n;
         }
         for (long k = 0; k < P && ok; k++) {
             long t = (seat + k) % P, total = 0;
-            item = nth(enc_hands, t);
+            item = item_at(enc_hands, t);
             seq = item == NULL ? NULL : fast(item);
             Py_CLEAR(item);
             if (seq == NULL) { ok = 0; break; }
@@ -730,7 +749,7 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             Py_CLEAR(seq);
             if (!ok || set_count(&c, at + 2 * k, total, 0) < 0) { ok = 0; break; }
-            item = nth(hands, t);
+            item = item_at(hands, t);
             Py_ssize_t len = item == NULL ? -1 : PyObject_Length(item);
             Py_CLEAR(item);
             if (len < 0 || set_count(&c, at + 2 * k + 1, (long)len, 0) < 0) ok = 0;
@@ -739,13 +758,13 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!ok) goto fail;
     }
     /* cards this seat knows in the other hands, offsets 1..P-1 */
-    o = mch_attr(state, B_known);
+    o = attr(state, N_known);
     if (o == NULL) goto fail;
-    item = nth(o, seat);
+    item = item_at(o, seat);
     Py_CLEAR(o);
     if (item == NULL) goto fail;
     for (long off = 1; off < P; off++) {
-        PyObject *hand = nth(item, (seat + off) % P);
+        PyObject *hand = item_at(item, (seat + off) % P);
         if (hand == NULL) goto fail;
         int r = count_ones(&c, hand, m[M_KNOWN_CARDS] - 56 + 55 * off);
         Py_DECREF(hand);
@@ -753,13 +772,13 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_CLEAR(item);
     /* each seat's last action: kind one-hot (9), target offset one-hot (4) */
-    o = mch_attr(state, B_last_action);
+    o = attr(state, N_last_action);
     if (o == NULL) goto fail;
     for (long k = 0; k < P; k++) {
-        item = nth(o, (seat + k) % P);
+        item = item_at(o, (seat + k) % P);
         if (item == NULL) goto fail;
         Py_ssize_t pair = PyObject_Length(item);
-        long kind = pair == 2 ? nth_long(item, 0) : -1, target = pair == 2 ? nth_long(item, 1) : -1;
+        long kind = pair == 2 ? item_long(item, 0) : -1, target = pair == 2 ? item_long(item, 1) : -1;
         Py_CLEAR(item);
         if (PyErr_Occurred()) goto fail;
         if (kind < 0 || kind > 8 || target < 0 || target > 3) {
@@ -771,82 +790,46 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_CLEAR(o);
     /* missions: tiles on the board, tiles set aside */
-    o = mch_attr(state, B_board);
-    if (o == NULL) goto fail;
-    seq = fast(o);
+    o = attr(state, N_board);
+    if (o == NULL || ranged_ones(&c, o, m[M_MISSIONS], 0, 22, "a mission tile") < 0) goto fail;
     Py_CLEAR(o);
-    if (seq == NULL) goto fail;
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        long tile;
-        CHECK_LONG(tile, as_long(PySequence_Fast_GET_ITEM(seq, k)));
-        if (tile < 0 || tile > 22) {
-            PyErr_SetString(PyExc_ValueError, "mch_counts: a mission tile outside 0..22");
-            goto fail;
-        }
-        CHECK(set_count(&c, m[M_MISSIONS] + tile, 1, 0));
-    }
-    Py_CLEAR(seq);
-    o = mch_attr(state, B_set_aside);
-    if (o == NULL) goto fail;
-    seq = fast(o);
+    o = attr(state, N_set_aside);
+    if (o == NULL || ranged_ones(&c, o, m[M_MISSIONS] + 23, 0, 22, "a mission tile") < 0) goto fail;
     Py_CLEAR(o);
-    if (seq == NULL) goto fail;
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        long tile;
-        CHECK_LONG(tile, as_long(PySequence_Fast_GET_ITEM(seq, k)));
-        if (tile < 0 || tile > 22) {
-            PyErr_SetString(PyExc_ValueError, "mch_counts: a mission tile outside 0..22");
-            goto fail;
-        }
-        CHECK(set_count(&c, m[M_MISSIONS] + 23 + tile, 1, 0));
-    }
-    Py_CLEAR(seq);
     /* supply: stacks (5), the China Pearl's and Hong Kong's owners (offset + 1, 0 for none), tokens (4) */
     {
         long base = m[M_SUPPLY], owner;
-        o = mch_attr(state, B_stacks);
+        o = attr(state, N_stacks);
         if (o == NULL || copy_counts(&c, o, base, 5) < 0) goto fail;
         Py_CLEAR(o);
         base += 5;
-        CHECK_LONG(owner, mch_int(state, B_pearl_owner));
+        CHECK_LONG(owner, int_attr(state, N_pearl_owner));
         CHECK(set_count(&c, base + (owner < 0 ? 0 : 1 + mod(owner - seat, P)), 1, 0));
         base += P + 1;
-        CHECK_LONG(owner, mch_int(state, B_hk_owner));
+        CHECK_LONG(owner, int_attr(state, N_hk_owner));
         CHECK(set_count(&c, base + (owner < 0 ? 0 : 1 + mod(owner - seat, P)), 1, 0));
         base += P + 1;
-        o = mch_attr(state, B_supply);
+        o = attr(state, N_supply);
         if (o == NULL || copy_counts(&c, o, base, 4) < 0) goto fail;
         Py_CLEAR(o);
     }
     /* piles: the navigation discard, the two deck sizes, encounter discard counts per kind */
     {
         long base = m[M_PILES];
-        o = mch_attr(state, B_nav_discard);
-        if (o == NULL) goto fail;
-        seq = fast(o);
+        o = attr(state, N_nav_discard);
+        if (o == NULL || ranged_ones(&c, o, base - 1, 1, 55, "a discarded card") < 0) goto fail;
         Py_CLEAR(o);
-        if (seq == NULL) goto fail;
-        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-            long card;
-            CHECK_LONG(card, as_long(PySequence_Fast_GET_ITEM(seq, k)));
-            if (card < 1 || card > 55) {
-                PyErr_SetString(PyExc_ValueError, "mch_counts: a discarded card outside 1..55");
-                goto fail;
-            }
-            CHECK(set_count(&c, base + card - 1, 1, 0));
-        }
-        Py_CLEAR(seq);
-        o = mch_attr(state, B_nav_deck);
+        o = attr(state, N_nav_deck);
         Py_ssize_t len = o == NULL ? -1 : PyObject_Length(o);
         Py_CLEAR(o);
         if (len < 0) goto fail;
         CHECK(set_count(&c, base + 55, (long)len, 0));
-        o = mch_attr(state, B_enc_deck);
+        o = attr(state, N_enc_deck);
         len = o == NULL ? -1 : PyObject_Length(o);
         Py_CLEAR(o);
         if (len < 0) goto fail;
         CHECK(set_count(&c, base + 56, (long)len, 0));
-        o = mch_attr(state, B_enc_discard);
+        o = attr(state, N_enc_discard);
         if (o == NULL) goto fail;
         seq = fast(o);
         Py_CLEAR(o);
@@ -864,40 +847,40 @@ static PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     {
         long ended;
-        CHECK_LONG(ended, mch_int(state, B_end_triggered));
+        CHECK_LONG(ended, int_attr(state, N_end_triggered));
         CHECK(set_count(&c, m[M_PROGRESS] + 1, ended, 0));
         CHECK(set_count(&c, m[M_PROGRESS] + 2, m[M_TEAM] ? 1 : 0, 0));
     }
     /* the acting seat's pending decision */
     if (acting && phase != m[M_SELECT]) {
         long base = m[M_PENDING];
-        CHECK_LONG(value, mch_int(state, B_pending_enc));
+        CHECK_LONG(value, int_attr(state, N_pending_enc));
         if (value >= 0) CHECK(set_count(&c, base + value - 3, 1, 0));
-        CHECK_LONG(value, mch_int(state, B_combat_card));
+        CHECK_LONG(value, int_attr(state, N_combat_card));
         if (value) CHECK(set_count(&c, base + 7 + value - 1, 1, 0));
-        o = mch_attr(state, B_gift_queue);
+        o = attr(state, N_gift_queue);
         if (o == NULL) goto fail;
         Py_ssize_t len = PyObject_Length(o);
         if (len < 0) goto fail;
         if (len > 0) {
-            CHECK_LONG(value, nth_long(o, 0));
+            CHECK_LONG(value, item_long(o, 0));
             CHECK(set_count(&c, base + 62 + value, 1, 0));
         }
         Py_CLEAR(o);
-        CHECK_LONG(value, mch_int(state, B_pending_target));
+        CHECK_LONG(value, int_attr(state, N_pending_target));
         if (value >= 0) CHECK(set_count(&c, base + 72 + mod(value - seat, P) - 1, 1, 0));
         if (phase == m[M_SKILL_CLAIM]) {
-            o = mch_attr(state, B_claim_pool);
+            o = attr(state, N_claim_pool);
             if (o == NULL || copy_counts(&c, o, base + 75, 4) < 0) goto fail;
             Py_CLEAR(o);
         }
     }
     if (m[M_TEAM]) {
-        o = mch_attr(state, B_owes);
+        o = attr(state, N_owes);
         if (o == NULL) goto fail;
-        CHECK_LONG(value, nth_long(o, seat));
+        CHECK_LONG(value, item_long(o, seat));
         CHECK(set_count(&c, m[M_TEAM_DEBT], value, 0));
-        CHECK_LONG(value, nth_long(o, m[M_PARTNER]));
+        CHECK_LONG(value, item_long(o, m[M_PARTNER]));
         CHECK(set_count(&c, m[M_TEAM_DEBT] + 1, value, 0));
         Py_CLEAR(o);
     }
@@ -921,40 +904,14 @@ enum {
     T_COUNT
 };
 
-#define TOR_ATTRS(X) X(phase) X(round) X(active) X(start) X(galleon) X(supply) X(deck) X(drawn) X(pos) \
-    X(role) X(exiled) X(nation) X(pub_treasure) X(steals_made) X(steal_delta) X(map_delta) X(pub_maps) \
-    X(revealed) X(spied) X(game_over) X(hoard) X(maps) X(wild_lock) X(votes_initiated) X(votes_targeting) \
-    X(yes_by) X(yes_vs) X(vote) X(last_vote) X(loot) X(event) X(log) X(current_player) \
-    X(type) X(initiator) X(target) X(participants) X(cards) X(decl) X(final) X(passed) X(die) X(left) \
-    X(dice) X(successes) X(assigned) X(card)
-#define TOR_ENUM(name) C_##name,
-enum { TOR_ATTRS(TOR_ENUM) C_COUNT };
-static const char *tor_names[C_COUNT] = {TOR_ATTRS(AS_STRING)};
-static PyObject *tor_interned[C_COUNT];
-
-static PyObject *tor_attr(PyObject *state, int name) {
-    return PyObject_GetAttr(state, tor_interned[name]);
-}
-
-static long tor_int(PyObject *state, int name) {
-    PyObject *o = tor_attr(state, name);
-    if (o == NULL) return -1;
-    long v = as_long(o);
-    Py_DECREF(o);
-    return v;
-}
 
 /* mapping[key] for the vote, last vote, loot and event dicts (a new reference). */
 static PyObject *key_of(PyObject *mapping, int name) {
-    return PyObject_GetItem(mapping, tor_interned[name]);
+    return PyObject_GetItem(mapping, interned[name]);
 }
 
 static long key_long(PyObject *mapping, int name) {
-    PyObject *o = key_of(mapping, name);
-    if (o == NULL) return -1;
-    long v = as_long(o);
-    Py_DECREF(o);
-    return v;
+    return steal_long(key_of(mapping, name));
 }
 
 /* piece[i] = value for a piece of ``len`` bytes at ``base``, with Python's negative indices (the Python
@@ -968,35 +925,12 @@ static int piece_set(Counts *c, long base, long len, long i, long value) {
     return set_count(c, base + i, value, 0);
 }
 
-/* The item ``i`` of a per-seat list, with Python's negative indices. */
-static long seat_item(PyObject *seq, long i) {
-    PyObject *f = fast(seq);
-    if (f == NULL) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
-    if (i < 0) i += (long)len;
-    long v = -1;
-    if (i < 0 || i >= len)
-        PyErr_SetString(PyExc_IndexError, "index outside a per-seat list");
-    else
-        v = as_long(PySequence_Fast_GET_ITEM(f, i));
-    Py_DECREF(f);
-    return v;
-}
-
-static int seat_true(PyObject *seq, long i) {
-    PyObject *item = nth(seq, i);
-    if (item == NULL) return -1;
-    int v = PyObject_IsTrue(item);
-    Py_DECREF(item);
-    return v;
-}
-
 static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *buf_obj, *state, *spec;
     long seat;
-    if (!PyArg_ParseTuple(args, "OOlO!", &buf_obj, &state, &seat, &PyTuple_Type, &spec)) return NULL;
-    if (PyTuple_GET_SIZE(spec) != T_COUNT || !PyByteArray_Check(buf_obj)) {
-        PyErr_SetString(PyExc_ValueError, "tor_counts: spec of the wrong length, or the buffer not a bytearray");
+    if (parse_call(args, "tor_counts", T_COUNT, &buf_obj, &state, &seat, &spec) < 0) return NULL;
+    if (!PyByteArray_Check(buf_obj)) {
+        PyErr_SetString(PyExc_TypeError, "tor_counts: the buffer must be a bytearray");
         return NULL;
     }
     long t[T_COUNT];
@@ -1013,44 +947,44 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "tor_counts: bad seat or player count");
         return NULL;
     }
-    CHECK_LONG(phase, tor_int(state, C_phase));
-    o = PyObject_CallMethodNoArgs(state, tor_interned[C_current_player]);
+    CHECK_LONG(phase, int_attr(state, N_phase));
+    o = PyObject_CallMethodNoArgs(state, interned[N_current_player]);
     if (o == NULL) goto fail;
     CHECK_LONG(value, as_long(o));
     Py_CLEAR(o);
     if (value == seat) CHECK(set_count(&c, t[T_PHASE] + phase, 1, 0));
-    CHECK_LONG(value, tor_int(state, C_round));
+    CHECK_LONG(value, int_attr(state, N_round));
     CHECK(set_count(&c, t[T_ROUND], value, 0));
-    CHECK_LONG(value, tor_int(state, C_active));
+    CHECK_LONG(value, int_attr(state, N_active));
     CHECK(set_count(&c, t[T_ACTIVE] + mod(value - seat, n), 1, 0));
-    CHECK_LONG(value, tor_int(state, C_start));
+    CHECK_LONG(value, int_attr(state, N_start));
     CHECK(set_count(&c, t[T_START] + mod(value - seat, n), 1, 0));
     /* counts: galleon, supply, deck size, then the cards drawn by type */
-    CHECK_LONG(value, tor_int(state, C_galleon));
+    CHECK_LONG(value, int_attr(state, N_galleon));
     CHECK(set_count(&c, t[T_COUNTS], value, 0));
-    CHECK_LONG(value, tor_int(state, C_supply));
+    CHECK_LONG(value, int_attr(state, N_supply));
     CHECK(set_count(&c, t[T_COUNTS] + 1, value, 0));
-    o = tor_attr(state, C_deck);
+    o = attr(state, N_deck);
     Py_ssize_t len = o == NULL ? -1 : PyObject_Length(o);
     Py_CLEAR(o);
     if (len < 0) goto fail;
     CHECK(set_count(&c, t[T_COUNTS] + 2, (long)len, 0));
-    o = tor_attr(state, C_drawn);
+    o = attr(state, N_drawn);
     if (o == NULL || copy_counts(&c, o, t[T_COUNTS] + 3, t[T_NUM_CARD_TYPES]) < 0) goto fail;
     Py_CLEAR(o);
     /* the player blocks in the viewer's order */
     {
-        static const int names[11] = {C_pos, C_role, C_exiled, C_nation, C_pub_treasure, C_steals_made,
-                                      C_pub_maps, C_revealed, C_steal_delta, C_map_delta, C_spied};
+        static const int names[11] = {N_pos, N_role, N_exiled, N_nation, N_pub_treasure, N_steals_made,
+                                      N_pub_maps, N_revealed, N_steal_delta, N_map_delta, N_spied};
         for (int i = 0; i < 11; i++) {
-            lists[i] = tor_attr(state, names[i]);
+            lists[i] = attr(state, names[i]);
             if (lists[i] == NULL) goto fail;
         }
         PyObject *pos = lists[0], *role = lists[1], *exiled = lists[2], *nation = lists[3];
         PyObject *treasure = lists[4], *steals = lists[5], *maps = lists[6], *revealed = lists[7];
-        PyObject *my_steal = nth(lists[8], seat), *my_maps = nth(lists[9], seat), *spied = nth(lists[10], seat);
+        PyObject *my_steal = item_at(lists[8], seat), *my_maps = item_at(lists[9], seat), *spied = item_at(lists[10], seat);
         int over = -1;
-        o = tor_attr(state, C_game_over);
+        o = attr(state, N_game_over);
         if (o != NULL) over = PyObject_IsTrue(o);
         Py_CLEAR(o);
         int ok = my_steal != NULL && my_maps != NULL && spied != NULL && over >= 0;
@@ -1058,23 +992,23 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         for (long k = 0; k < n && ok; k++, base += t[T_PLAYER_BLOCK]) {
             long p = (seat + k) % n, x;
             ok = 0;
-            if ((x = seat_item(pos, p)) == -1 && PyErr_Occurred()) break;
+            if ((x = item_long(pos, p)) == -1 && PyErr_Occurred()) break;
             if (set_count(&c, base + x, 1, 0) < 0) break;
-            if ((x = seat_item(role, p)) == -1 && PyErr_Occurred()) break;
+            if ((x = item_long(role, p)) == -1 && PyErr_Occurred()) break;
             if (set_count(&c, base + 8 + x, 1, 0) < 0) break;
-            int flag = seat_true(exiled, p);
+            int flag = item_true(exiled, p);
             if (flag < 0 || (flag && set_count(&c, base + 16, 1, 0) < 0)) break;
             int known = p == seat || over;
             if (!known) {
-                if ((flag = seat_true(revealed, p)) < 0) break;
+                if ((flag = item_true(revealed, p)) < 0) break;
                 known = flag;
             }
             if (!known) {
-                if ((flag = seat_true(spied, p)) < 0) break;
+                if ((flag = item_true(spied, p)) < 0) break;
                 known = flag;
             }
             if (known) {
-                if ((x = seat_item(nation, p)) == -1 && PyErr_Occurred()) break;
+                if ((x = item_long(nation, p)) == -1 && PyErr_Occurred()) break;
                 if (set_count(&c, base + 18 + x, 1, 0) < 0) break;
             } else if (set_count(&c, base + 17, 1, 0) < 0) {
                 break;
@@ -1083,7 +1017,7 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             long shift[5] = {BIAS, 0, BIAS, BIAS, BIAS}; /* public counts and deltas can be < 0 */
             int j = 0;
             for (; j < 5; j++) {
-                if ((x = seat_item(counted[j], p)) == -1 && PyErr_Occurred()) break;
+                if ((x = item_long(counted[j], p)) == -1 && PyErr_Occurred()) break;
                 if (set_count(&c, base + 21 + j, x + shift[j], 0) < 0) break;
             }
             ok = j == 5;
@@ -1093,20 +1027,20 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!ok) goto fail;
     }
     /* own: hoard, maps, the wild-card cooldown */
-    o = tor_attr(state, C_hoard);
+    o = attr(state, N_hoard);
     if (o == NULL) goto fail;
-    CHECK_LONG(value, seat_item(o, seat));
+    CHECK_LONG(value, item_long(o, seat));
     Py_CLEAR(o);
     CHECK(set_count(&c, t[T_OWN], value, 0));
-    o = tor_attr(state, C_maps);
+    o = attr(state, N_maps);
     if (o == NULL) goto fail;
-    CHECK_LONG(value, seat_item(o, seat));
+    CHECK_LONG(value, item_long(o, seat));
     Py_CLEAR(o);
     CHECK(set_count(&c, t[T_OWN] + 1, value, 0));
     if (t[T_WILD_COOLDOWN]) {
-        o = tor_attr(state, C_wild_lock);
+        o = attr(state, N_wild_lock);
         if (o == NULL) goto fail;
-        int locked = seat_true(o, seat);
+        int locked = item_true(o, seat);
         Py_CLEAR(o);
         if (locked < 0) goto fail;
         if (locked) CHECK(set_count(&c, t[T_OWN] + 2, 1, 0));
@@ -1114,7 +1048,7 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     /* vote statistics, once any vote was called: yes_by rows, yes_vs rows (viewer's order both ways),
      * then votes initiated and votes targeting */
     {
-        PyObject *initiated = tor_attr(state, C_votes_initiated);
+        PyObject *initiated = attr(state, N_votes_initiated);
         if (initiated == NULL) goto fail;
         seq = fast(initiated);
         Py_DECREF(initiated);
@@ -1132,15 +1066,15 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
                 goto fail;
             }
             long at = t[T_YES_BY];
-            static const int matrices[2] = {C_yes_by, C_yes_vs};
+            static const int matrices[2] = {N_yes_by, N_yes_vs};
             for (int mtx = 0; mtx < 2; mtx++) {
-                o = tor_attr(state, matrices[mtx]);
+                o = attr(state, matrices[mtx]);
                 if (o == NULL) goto fail;
                 for (long a = 0; a < n; a++) {
-                    item = nth(o, (seat + a) % n);
+                    item = item_at(o, (seat + a) % n);
                     if (item == NULL) goto fail;
                     for (long b = 0; b < n; b++) {
-                        CHECK_LONG(value, seat_item(item, (seat + b) % n));
+                        CHECK_LONG(value, item_long(item, (seat + b) % n));
                         CHECK(set_count(&c, at++, value, 0));
                     }
                     Py_CLEAR(item);
@@ -1148,13 +1082,13 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
                 Py_CLEAR(o);
             }
             for (long a = 0; a < n; a++) {
-                CHECK_LONG(value, seat_item(seq, (seat + a) % n));
+                CHECK_LONG(value, item_long(seq, (seat + a) % n));
                 CHECK(set_count(&c, at++, value, 0));
             }
-            o = tor_attr(state, C_votes_targeting);
+            o = attr(state, N_votes_targeting);
             if (o == NULL) goto fail;
             for (long a = 0; a < n; a++) {
-                CHECK_LONG(value, seat_item(o, (seat + a) % n));
+                CHECK_LONG(value, item_long(o, (seat + a) % n));
                 CHECK(set_count(&c, at++, value, 0));
             }
             Py_CLEAR(o);
@@ -1162,16 +1096,16 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_CLEAR(seq);
     }
     /* the vote in progress, as the viewer may see it */
-    d = tor_attr(state, C_vote);
+    d = attr(state, N_vote);
     if (d == NULL) goto fail;
     if (d != Py_None) {
-        CHECK_LONG(value, key_long(d, C_type));
+        CHECK_LONG(value, key_long(d, N_type));
         CHECK(set_count(&c, t[T_CV_TYPE] + value, 1, 0));
-        CHECK_LONG(value, key_long(d, C_initiator));
+        CHECK_LONG(value, key_long(d, N_initiator));
         CHECK(set_count(&c, t[T_CV_INIT] + mod(value - seat, n), 1, 0));
-        CHECK_LONG(value, key_long(d, C_target));
+        CHECK_LONG(value, key_long(d, N_target));
         if (value >= 0) CHECK(set_count(&c, t[T_CV_TARGET] + mod(value - seat, n), 1, 0));
-        o = key_of(d, C_participants);
+        o = key_of(d, N_participants);
         if (o == NULL) goto fail;
         seq = fast(o);
         Py_CLEAR(o);
@@ -1181,14 +1115,14 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             CHECK(set_count(&c, t[T_CV_PART] + mod(value - seat, n), 1, 0));
         }
         Py_CLEAR(seq);
-        PyObject *cards = key_of(d, C_cards);
+        PyObject *cards = key_of(d, N_cards);
         if (cards == NULL) goto fail;
-        long own = seat_item(cards, seat);
+        long own = item_long(cards, seat);
         if ((own == -1 && PyErr_Occurred()) || (own >= 0 && set_count(&c, t[T_CV_OWN] + own, 1, 0) < 0)) {
             Py_DECREF(cards);
             goto fail;
         }
-        o = key_of(d, C_revealed);
+        o = key_of(d, N_revealed);
         int shown = o == NULL ? -1 : PyObject_IsTrue(o);
         Py_CLEAR(o);
         if (shown < 0) {
@@ -1196,14 +1130,14 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             goto fail;
         }
         if (shown) {
-            PyObject *decl = key_of(d, C_decl);
+            PyObject *decl = key_of(d, N_decl);
             int ok = decl != NULL;
             for (long k = 0; k < n && ok; k++) {
-                long p = (seat + k) % n, card = seat_item(cards, p), said;
+                long p = (seat + k) % n, card = item_long(cards, p), said;
                 ok = 0;
                 if (card == -1 && PyErr_Occurred()) break;
                 if (set_count(&c, t[T_CV_CARDS] + 3 * k + card, 1, 0) < 0) break;
-                if ((said = seat_item(decl, p)) == -1 && PyErr_Occurred()) break;
+                if ((said = item_long(decl, p)) == -1 && PyErr_Occurred()) break;
                 if (said >= 0 && set_count(&c, t[T_CV_DECL] + 2 * k + said, 1, 0) < 0) break;
                 ok = 1;
             }
@@ -1217,17 +1151,17 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_CLEAR(d);
     /* the last vote (a piece of 7 + 7n entries) */
-    d = tor_attr(state, C_last_vote);
+    d = attr(state, N_last_vote);
     if (d == NULL) goto fail;
     if (d != Py_None) {
         const long base = t[T_LV_TYPE], plen = 7 + 7 * n;
-        CHECK_LONG(value, key_long(d, C_type));
+        CHECK_LONG(value, key_long(d, N_type));
         CHECK(piece_set(&c, base, plen, value, 1));
-        CHECK_LONG(value, key_long(d, C_initiator));
+        CHECK_LONG(value, key_long(d, N_initiator));
         CHECK(piece_set(&c, base, plen, 4 + mod(value - seat, n), 1));
-        CHECK_LONG(value, key_long(d, C_target));
+        CHECK_LONG(value, key_long(d, N_target));
         if (value >= 0) CHECK(piece_set(&c, base, plen, 4 + n + mod(value - seat, n), 1));
-        static const int rows[2] = {C_cards, C_final};
+        static const int rows[2] = {N_cards, N_final};
         const long width[2] = {3, 2}, start[2] = {4 + 2 * n, 4 + 5 * n};
         for (int r = 0; r < 2; r++) {
             o = key_of(d, rows[r]);
@@ -1237,7 +1171,7 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
                 goto fail;
             }
             for (long k = 0; k < n; k++) {
-                CHECK_LONG(value, seat_item(o, (seat + k) % n));
+                CHECK_LONG(value, item_long(o, (seat + k) % n));
                 if (value < 0) value += width[r]; /* ONE_HOT_3[c], ONE_HOT_2[f]: Python's negative indices */
                 if (value < 0 || value >= width[r]) {
                     PyErr_SetString(PyExc_IndexError, "tor_counts: a vote card outside its one-hot");
@@ -1247,25 +1181,25 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             Py_CLEAR(o);
         }
-        o = key_of(d, C_passed);
+        o = key_of(d, N_passed);
         int passed = o == NULL ? -1 : PyObject_IsTrue(o);
         Py_CLEAR(o);
         if (passed < 0) goto fail;
         if (passed) CHECK(piece_set(&c, base, plen, 4 + 7 * n, 1));
-        CHECK_LONG(value, key_long(d, C_die));
+        CHECK_LONG(value, key_long(d, N_die));
         if (value >= 0) CHECK(piece_set(&c, base, plen, 5 + 7 * n + value, 1));
     }
     Py_CLEAR(d);
     /* loot: dice left, dice, successes, then what each seat was assigned */
-    d = tor_attr(state, C_loot);
+    d = attr(state, N_loot);
     if (d == NULL) goto fail;
     if (d != Py_None) {
-        static const int keys[3] = {C_left, C_dice, C_successes};
+        static const int keys[3] = {N_left, N_dice, N_successes};
         for (int i = 0; i < 3; i++) {
             CHECK_LONG(value, key_long(d, keys[i]));
             CHECK(set_count(&c, t[T_LOOT] + i, value, 0));
         }
-        o = key_of(d, C_assigned);
+        o = key_of(d, N_assigned);
         if (o == NULL) goto fail;
         seq = fast(o);
         Py_CLEAR(o);
@@ -1281,17 +1215,17 @@ static PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_CLEAR(seq);
     }
     Py_CLEAR(d);
-    d = tor_attr(state, C_event);
+    d = attr(state, N_event);
     if (d == NULL) goto fail;
     if (d != Py_None) {
-        CHECK_LONG(value, key_long(d, C_card));
+        CHECK_LONG(value, key_long(d, N_card));
         CHECK(set_count(&c, t[T_EVENT] + value, 1, 0));
-        CHECK_LONG(value, key_long(d, C_target));
+        CHECK_LONG(value, key_long(d, N_target));
         if (value >= 0) CHECK(set_count(&c, t[T_EVENT] + 12 + mod(value - seat, n), 1, 0));
     }
     Py_CLEAR(d);
     /* the log, newest entry first; each entry a piece of log_entry bytes as the viewer sees it */
-    o = tor_attr(state, C_log);
+    o = attr(state, N_log);
     if (o == NULL) goto fail;
     seq = fast(o);
     Py_CLEAR(o);
@@ -1351,17 +1285,9 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
-    for (int i = 0; i < A_COUNT; i++) {
-        interned[i] = PyUnicode_InternFromString(attr_names[i]);
+    for (int i = 0; i < N_COUNT; i++) {
+        interned[i] = PyUnicode_InternFromString(names[i]);
         if (interned[i] == NULL) return NULL;
-    }
-    for (int i = 0; i < C_COUNT; i++) {
-        tor_interned[i] = PyUnicode_InternFromString(tor_names[i]);
-        if (tor_interned[i] == NULL) return NULL;
-    }
-    for (int i = 0; i < B_COUNT; i++) {
-        mch_interned[i] = PyUnicode_InternFromString(mch_attr_names[i]);
-        if (mch_interned[i] == NULL) return NULL;
     }
     return PyModule_Create(&module);
 }

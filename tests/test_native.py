@@ -43,9 +43,8 @@ def test_the_pure_python_switch_turns_the_module_off():
     assert out.stdout.strip() == "True"
 
 
-def dmd_states(num_players: int, seed: int, **options):
+def random_states(game, seed: int):
     """Every state of one random game (each decision a uniformly random legal action)."""
-    game = game_class("dead_mans_draw_v0")(num_players=num_players, **options)
     state = game.new_initial_state(seed)
     pick = random.Random(seed)
     while True:
@@ -53,6 +52,21 @@ def dmd_states(num_players: int, seed: int, **options):
         if state.is_terminal():
             return
         state.apply_action(pick.choice(state.legal_actions()))
+
+
+def dmd_states(num_players: int, seed: int, **options):
+    return random_states(game_class("dead_mans_draw_v0")(num_players=num_players, **options), seed)
+
+
+def compare_random_games(game, seeds: range, compiled_encoder) -> int:
+    """Every seat of every state of random games, compiled against Python; the number of vectors compared."""
+    checked = 0
+    for seed in seeds:
+        for state in random_states(game, seed):
+            for seat in range(game.num_players):
+                assert_same_as_python(state, seat, compiled_encoder)
+                checked += 1
+    return checked
 
 
 def dmd_compiled(state, seat: int) -> np.ndarray:
@@ -136,18 +150,7 @@ def test_mch_compiled_observation_equals_the_reference(num_players, options):
     """MCH-1006 as the Python encoder writes it, on every seat of every state of random games: both boats
     of each seat at 2 players (MCH-802), 2v2 teams and their debts at 4 (MCH-803)."""
     game = game_class("madame_ching_v0")(num_players=num_players, **options)
-    checked = 0
-    for seed in range(3):
-        state = game.new_initial_state(seed)
-        pick = random.Random(seed)
-        while True:
-            for seat in range(num_players):
-                assert_same_as_python(state, seat, mch_compiled)
-                checked += 1
-            if state.is_terminal():
-                break
-            state.apply_action(pick.choice(state.legal_actions()))
-    assert checked > 1000
+    assert compare_random_games(game, range(3), mch_compiled) > 1000
 
 
 @needs_native
@@ -180,18 +183,7 @@ def test_tor_compiled_observation_equals_the_reference(num_players, variant):
     loot, events and the log with its hidden steals, Section 9)."""
     game_cls = game_class("tortuga_v0")
     game = game_cls(num_players=num_players, **game_cls.variants[variant])
-    checked = 0
-    for seed in range(2):
-        state = game.new_initial_state(seed)
-        pick = random.Random(seed)
-        while True:
-            for seat in range(num_players):
-                assert_same_as_python(state, seat, tor_compiled)
-                checked += 1
-            if state.is_terminal():
-                break
-            state.apply_action(pick.choice(state.legal_actions()))
-    assert checked > 200
+    assert compare_random_games(game, range(2), tor_compiled) > 200
 
 
 def test_tor_negative_public_counts_stay_on_the_fast_path():

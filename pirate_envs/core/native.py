@@ -3,7 +3,7 @@
 Every compiled function has a pure-Python twin that stays the reference and the fallback: the twin runs
 when the module was not built (no C compiler at install time), when ``PIRATE_ENVS_PURE_PYTHON=1`` is set
 before ``pirate_envs`` is imported, and whenever the compiled function meets a value it does not expect
-(it raises one of :data:`FALLBACK_ERRORS` and the caller runs the twin).
+(it raises one of :data:`FALLBACK_ERRORS`, :func:`twin_writes` returns False and the caller runs its Python code).
 """
 
 from __future__ import annotations
@@ -27,3 +27,15 @@ def load_native() -> ModuleType | None:
 
 
 NATIVE = load_native()
+
+
+def twin_writes(name: str, buffer: object, state: object, seat: int, spec: tuple) -> bool:
+    """``pirate_envs._native.<name>(buffer, state, seat, spec)``: True once it has written ``buffer``, False
+    where the module is off or the twin refused the state (the caller then runs its Python encoder)."""
+    if NATIVE is None:
+        return False
+    try:
+        getattr(NATIVE, name)(buffer, state, seat, spec)
+    except FALLBACK_ERRORS:
+        return False
+    return True

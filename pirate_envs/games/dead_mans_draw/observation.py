@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
-from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
+from pirate_envs.core.native import NATIVE, twin_writes
 from pirate_envs.games.dead_mans_draw.actions import GAME_OVER, LOCKER_ACCEPT, MAP_PICK, MERMAID_PICK, RAKE_PICK
 from pirate_envs.games.dead_mans_draw.cards import (
     CARD_VALUE,
@@ -161,11 +161,8 @@ class ObservationEncoder:
         else (or when it meets a value it does not expect) :meth:`encode_python`."""
         if NATIVE is not None:
             out = np.zeros(self.size, dtype=np.float32)
-            try:
-                NATIVE.dmd_encode(out, state, seat, self.native_spec)
+            if twin_writes("dmd_encode", out, state, seat, self.native_spec):
                 return out
-            except FALLBACK_ERRORS:
-                pass
         return self.encode_python(state, seat)
 
     def encode_python(self, state: DmdState, seat: int) -> np.ndarray:

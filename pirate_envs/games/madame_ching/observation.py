@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_slices
-from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
+from pirate_envs.core.native import NATIVE, twin_writes
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import ICON, NUM_ENC_KINDS
 
@@ -359,15 +359,9 @@ class ObservationEncoder:
         (pirate_envs/core/native.py), else by :meth:`_encode`; :func:`encode_reference` for a count that
         does not fit in a byte."""
         if NATIVE is not None:
-            specs = self._native_specs
-            if specs is None:
-                specs = self._native_specs = self.native_specs(state.game)
+            self._native_specs = self._native_specs or self.native_specs(state.game)
             buf = bytearray(self.size)
-            try:
-                NATIVE.mch_counts(buf, state, seat, specs[seat])
-            except FALLBACK_ERRORS:
-                pass
-            else:
+            if twin_writes("mch_counts", buf, state, seat, self._native_specs[seat]):
                 o = np.frombuffer(buf, dtype=np.uint8) / self.divisor  # as in _encode
                 o[self.start["progress"]] = state.round / state.game.round_limit
                 return o

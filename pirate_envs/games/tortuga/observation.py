@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
-from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
+from pirate_envs.core.native import NATIVE, twin_writes
 from pirate_envs.games.tortuga.board import LOG_LENGTH, NUM_CARD_TYPES, NUM_LOG_TYPES
 
 if TYPE_CHECKING:
@@ -287,15 +287,9 @@ class ObservationEncoder:
         (pirate_envs/core/native.py), else by :meth:`_encode`; :func:`encode_reference` for a value that
         does not fit in a byte."""
         if NATIVE is not None:
-            spec = self._native_spec
-            if spec is None:
-                spec = self._native_spec = self.native_spec(state.game)
+            self._native_spec = self._native_spec or self.native_spec(state.game)
             buf = bytearray(self.template)
-            try:
-                NATIVE.tor_counts(buf, state, seat, spec)
-            except FALLBACK_ERRORS:
-                pass
-            else:
+            if twin_writes("tor_counts", buf, state, seat, self._native_spec):
                 return np.frombuffer(buf, dtype=np.uint8) - self.bias  # as in _encode
         return self.encode_python(state, seat)
 
