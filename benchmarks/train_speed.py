@@ -10,7 +10,8 @@ in the difference of two runs of different lengths.
         [--set vec_env.kind=lockstep ...] [--json out.json]
 
 One line per config: ``<config>  <steps/s> env steps/s (<steps> steps in <seconds> s: rollouts <r> s,
-updates and callbacks <u> s)``: the rollouts (env steps and the forward passes that choose the learner's
+updates and callbacks <u> s; compiled encoders on|off)`` (off where ``pirate_envs._native`` is not built
+or ``PIRATE_ENVS_PURE_PYTHON=1``): the rollouts (env steps and the forward passes that choose the learner's
 actions) and what runs between them (the PPO update, the callbacks) split the measured time.
 Never run it while something else loads the cores (a training run, a test suite).
 """
@@ -27,6 +28,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from pirate_envs.core.native import NATIVE  # noqa: E402
 
 QUIET = [
     "imitation.games=0",
@@ -95,6 +98,7 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
         "steps_per_second": round((t1 - t0) / (s1 - s0), 1),
         "rollout_seconds": round(rollout_seconds, 2),
         "update_seconds": round(s1 - s0 - rollout_seconds, 2),
+        "compiled_encoders": NATIVE is not None,
     }
 
 
@@ -113,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         extra = f" [{' '.join(args.overrides)}]" if args.overrides else ""
         print(
             f"{path}{extra}  {row['steps_per_second']:,.0f} env steps/s ({row['steps']:,} steps in {row['seconds']} s:"
-            f" rollouts {row['rollout_seconds']} s, updates and callbacks {row['update_seconds']} s)"
+            f" rollouts {row['rollout_seconds']} s, updates and callbacks {row['update_seconds']} s;"
+            f" compiled encoders {'on' if row['compiled_encoders'] else 'off'})"
         )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")

@@ -117,6 +117,10 @@ def test_train_speed_measures_the_steps_after_the_warmup(tmp_path):
     (row,) = json.loads(out.read_text())
     assert row["steps"] == 256 - 64 and row["steps_per_second"] > 0  # rollouts end at 64, 128, ..., 256
     assert row["rollout_seconds"] > 0 and row["update_seconds"] > 0
+    from pirate_envs.core.native import NATIVE
+
+    assert row["compiled_encoders"] is (NATIVE is not None)
+    assert f"compiled encoders {'on' if NATIVE is not None else 'off'}" in result.stdout
 
 
 def test_train_speed_counts_only_the_rollouts_inside_the_window():
