@@ -59,12 +59,17 @@ def installed() -> None:
 
 
 def compiled_module() -> None:
-    """The wheel was built here, where a C compiler is present, so it carries pirate_envs._native."""
+    """A wheel built where a C compiler and Python's headers are present carries pirate_envs._native."""
+    import shutil
+    import sysconfig
+
     from pirate_envs.core.native import NATIVE
 
-    if NATIVE is None:
-        fail("the wheel has no compiled pirate_envs._native (setup.py builds it where a C compiler is present)")
-    ok(f"compiled module {Path(NATIVE.__file__).name}")
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    buildable = shutil.which(cc) is not None and (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file()
+    if NATIVE is None and buildable:
+        fail("the wheel has no compiled pirate_envs._native although setup.py could have built it here")
+    ok(f"compiled module {Path(NATIVE.__file__).name}" if NATIVE else "no compiled module (nothing to build it)")
 
 
 def aec_game(env_id: str) -> None:
