@@ -60,14 +60,9 @@ def installed() -> None:
 
 def compiled_module() -> None:
     """A wheel built where a C compiler and Python's headers are present carries pirate_envs._native."""
-    import shutil
-    import sysconfig
+    from pirate_envs.core.native import NATIVE, can_build
 
-    from pirate_envs.core.native import NATIVE
-
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    buildable = shutil.which(cc) is not None and (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file()
-    if NATIVE is None and buildable:
+    if NATIVE is None and can_build():
         fail("the wheel has no compiled pirate_envs._native although setup.py could have built it here")
     ok(f"compiled module {Path(NATIVE.__file__).name}" if NATIVE else "no compiled module (nothing to build it)")
 

@@ -11,27 +11,17 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 import sys
-import sysconfig
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pirate_envs.core.native import NATIVE, PURE_PYTHON_VARIABLE
+from pirate_envs.core.native import NATIVE, PURE_PYTHON_VARIABLE, can_build
 from pirate_envs.core.registry import game_class
 from pirate_envs.games.dead_mans_draw.cards import VARIANTS
 
 needs_native = pytest.mark.skipif(NATIVE is None, reason="pirate_envs._native is not built here")
-
-
-def can_build() -> bool:
-    """A C compiler and Python's headers, what setup.py needs to build the module."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    return shutil.which(cc) is not None and headers.is_file()
 
 
 def test_the_module_is_built_where_it_can_be():
@@ -62,11 +52,14 @@ def dmd_states(num_players: int, seed: int, **options):
     return random_states(game_class("dead_mans_draw_v0")(num_players=num_players, **options), seed)
 
 
-def compare_random_games(game, seeds: range, compiled_encoder) -> int:
-    """Every seat of every state of random games, compiled against Python; the number of vectors compared."""
+def compare_random_games(game, seeds: range, compiled_encoder, phases: set | None = None) -> int:
+    """Every seat of every state of random games, compiled against Python; the number of vectors compared.
+    The phases of the states compared are added to ``phases``."""
     checked = 0
     for seed in seeds:
         for state in random_states(game, seed):
+            if phases is not None:
+                phases.add(state.phase)
             for seat in range(game.num_players):
                 assert_same_as_python(state, seat, compiled_encoder)
                 checked += 1
@@ -82,16 +75,14 @@ def dmd_compiled(state, seat: int) -> np.ndarray:
 
 
 def mch_compiled(state, seat: int) -> np.ndarray:
-    """Madame Ching's compiled counts, divided by the scales as ``ObservationEncoder.encode`` does."""
+    """Madame Ching's compiled counts as a vector (``ObservationEncoder.vector``), with no fallback."""
     encoder = state.game.encoder
     buf = bytearray(encoder.size)
     NATIVE.mch_counts(buf, state, seat, encoder.native_specs(state.game)[seat])
-    out = np.frombuffer(buf, dtype=np.uint8) / encoder.divisor
-    out[encoder.start["progress"]] = state.round / state.game.round_limit
-    return out
+    return encoder.vector(buf, state)
 
 
-def assert_same_as_python(state, seat, compiled_encoder=dmd_compiled):
+def assert_same_as_python(state, seat, compiled_encoder):
     encoder = state.game.encoder
     compiled, reference = compiled_encoder(state, seat), encoder.encode_python(state, seat)
     np.testing.assert_array_equal(encoder.encode(state, seat), compiled)
@@ -114,11 +105,8 @@ def test_dmd_compiled_observation_equals_the_reference():
         options = {"variant": VARIANTS[game_index % len(VARIANTS)], "mermaid_variant": (game_index // 7) % 2 == 1}
         if game_index % 5 == 4:
             options.update(characters=False, starting_discard=False)
-        for state in dmd_states(num_players, game_index, **options):
-            seen.add(state.phase)
-            for seat in range(num_players):
-                assert_same_as_python(state, seat)
-                checked += 1
+        game = game_class("dead_mans_draw_v0")(num_players=num_players, **options)
+        checked += compare_random_games(game, range(game_index, game_index + 1), dmd_compiled, seen)
     missing = sorted(PHASE_NAMES[p] for p in set(range(len(PHASE_NAMES))) - seen)
     assert not missing, f"phases never compared: {missing}"
     assert checked > 5000
@@ -172,11 +160,11 @@ def test_mch_a_count_beyond_a_byte_is_refused_and_the_reference_written():
 
 
 def tor_compiled(state, seat: int) -> np.ndarray:
-    """Tortuga's compiled bytes, unbiased as ``ObservationEncoder.encode`` does."""
+    """Tortuga's compiled bytes as a vector (``ObservationEncoder.vector``), with no fallback."""
     encoder = state.game.encoder
     buf = bytearray(encoder.template)
     NATIVE.tor_counts(buf, state, seat, encoder.native_spec(state.game))
-    return np.frombuffer(buf, dtype=np.uint8) - encoder.bias
+    return encoder.vector(buf)
 
 
 @needs_native

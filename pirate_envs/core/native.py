@@ -9,6 +9,9 @@ before ``pirate_envs`` is imported, and whenever the compiled function meets a v
 from __future__ import annotations
 
 import os
+import shutil
+import sysconfig
+from pathlib import Path
 from types import ModuleType
 
 PURE_PYTHON_VARIABLE = "PIRATE_ENVS_PURE_PYTHON"
@@ -27,6 +30,12 @@ def load_native() -> ModuleType | None:
 
 
 NATIVE = load_native()
+
+
+def can_build() -> bool:
+    """Whether this Python could build the module: a C compiler and Python's headers (what setup.py needs)."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None and (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file()
 
 
 def twin_writes(name: str, buffer: object, state: object, seat: int, spec: tuple) -> bool:

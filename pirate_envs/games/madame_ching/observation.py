@@ -362,9 +362,7 @@ class ObservationEncoder:
             self._native_specs = self._native_specs or self.native_specs(state.game)
             buf = bytearray(self.size)
             if twin_writes("mch_counts", buf, state, seat, self._native_specs[seat]):
-                o = np.frombuffer(buf, dtype=np.uint8) / self.divisor  # as in _encode
-                o[self.start["progress"]] = state.round / state.game.round_limit
-                return o
+                return self.vector(buf, state)
         return self.encode_python(state, seat)
 
     def encode_python(self, state: MadameChingState, seat: int) -> np.ndarray:
@@ -486,6 +484,11 @@ class ObservationEncoder:
             base = st["team_debt"]
             buf[base] = state.owes[seat]
             buf[base + 1] = state.owes[game.partner(seat)]
+        return self.vector(buf, state)
+
+    def vector(self, buf: bytearray, state: MadameChingState) -> np.ndarray:
+        """The observation from its byte buffer of counts (by either encoder): each count over its scale,
+        then the round's progress, the one entry whose numerator can exceed a byte."""
         o = np.frombuffer(buf, dtype=np.uint8) / self.divisor  # uint8 / float32 -> float32
-        o[progress] = state.round / game.round_limit
+        o[self.start["progress"]] = state.round / state.game.round_limit
         return o

@@ -290,7 +290,7 @@ class ObservationEncoder:
             self._native_spec = self._native_spec or self.native_spec(state.game)
             buf = bytearray(self.template)
             if twin_writes("tor_counts", buf, state, seat, self._native_spec):
-                return np.frombuffer(buf, dtype=np.uint8) - self.bias  # as in _encode
+                return self.vector(buf)
         return self.encode_python(state, seat)
 
     def encode_python(self, state: TortugaState, seat: int) -> np.ndarray:
@@ -353,6 +353,10 @@ class ObservationEncoder:
         if state.log:
             log = self._log_bytes(state, seat)
             mv[self.o_log : self.o_log + len(log)] = log
+        return self.vector(buf)
+
+    def vector(self, buf: bytearray) -> np.ndarray:
+        """The observation from its stored bytes (by either encoder): the biased entries unbiased."""
         return np.frombuffer(buf, dtype=np.uint8) - self.bias  # uint8 - float32 -> float32
 
     def _write_players(self, state: TortugaState, seat: int, buf: bytearray) -> None:
