@@ -147,6 +147,13 @@ SCHEMA: dict[str, dict[str, Field]] = {
             "the value head is uncalibrated and early advantages are noise)",
             minimum=0,
         ),
+        "update_precision": Field(
+            str,
+            "float32",
+            "number format of the hidden layers' matrix products in the gradient passes (PPO updates, warm "
+            "start): bfloat16 autocasts them (weights, heads and rollouts stay float32; training/precision.py)",
+            choices=("float32", "bfloat16"),
+        ),
     },
     "network": {
         "pi": Field("int_list", [128, 128], "hidden layer sizes of the policy MLP"),

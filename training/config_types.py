@@ -130,6 +130,13 @@ class PpoConfig:
             "allowed": "an integer >= 0",
         },
     )
+    update_precision: str = field(
+        default="float32",
+        metadata={
+            "help": "number format of the hidden layers' matrix products in the gradient passes (PPO updates, warm start): bfloat16 autocasts them (weights, heads and rollouts stay float32; training/precision.py)",
+            "allowed": "one of 'float32', 'bfloat16'",
+        },
+    )
 
 
 @dataclass

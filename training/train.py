@@ -403,6 +403,7 @@ def train(
     )
     from .curriculum import OpponentSchedule
     from .lockstep import single_blas_thread
+    from .precision import set_update_precision
 
     config = typed_config(config)
     run_cfg, opp_cfg = config.run, config.opponents
@@ -443,6 +444,7 @@ def train(
     except ConfigError:
         vec_env.close()
         raise
+    set_update_precision(model.policy, config.ppo.update_precision)  # not saved with the model: set on every start
     if resume is None and run_cfg.init_from is not None:
         state["init_from"] = run_cfg.init_from
         say(f"starting from the weights of {run_cfg.init_from}")
