@@ -52,7 +52,7 @@ def test_the_key_defaults_to_float32_and_names_what_is_allowed():
     assert validate_config(PLAIN)["ppo"]["update_precision"] == "float32"
     with pytest.raises(Exception, match=r"ppo.update_precision.*'float32', 'bfloat16'"):
         validate_config({**PLAIN, "ppo": {"update_precision": "float16"}})
-    with pytest.raises(ValueError, match="float16.*float32, bfloat16"):
+    with pytest.raises(ValueError, match=r"float16.*float32, bfloat16"):
         set_update_precision(object(), "float16")
 
 
