@@ -82,6 +82,14 @@ static long steal_long(PyObject *o) {
     return v;
 }
 
+/* The truth of a new reference (which it releases); -1 with an exception set when there is none. */
+static int steal_true(PyObject *o) {
+    if (o == NULL) return -1;
+    int v = PyObject_IsTrue(o);
+    Py_DECREF(o);
+    return v;
+}
+
 /* An int attribute of the state. */
 static long int_attr(PyObject *state, int name) {
     return steal_long(attr(state, name));
@@ -147,11 +155,7 @@ static long item_long(PyObject *seq, Py_ssize_t i) {
 }
 
 static int item_true(PyObject *seq, Py_ssize_t i) {
-    PyObject *found = item_at(seq, i);
-    if (found == NULL) return -1;
-    int v = PyObject_IsTrue(found);
-    Py_DECREF(found);
-    return v;
+    return steal_true(item_at(seq, i));
 }
 
 /* Parses the arguments every encoder takes, ``(buffer, state, seat, spec)``, and checks the spec's length. */
@@ -476,11 +480,7 @@ static int set_count(Counts *c, long i, long value, int add) {
 }
 
 static int true_attr(PyObject *state, int name) {
-    PyObject *o = attr(state, name);
-    if (o == NULL) return -1;
-    int v = PyObject_IsTrue(o);
-    Py_DECREF(o);
-    return v;
+    return steal_true(attr(state, name));
 }
 
 /* buf[base + item] = 1 for every item of the sequence ``seq``. */
