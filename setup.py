@@ -6,4 +6,8 @@ pure-Python code (pirate_envs/core/native.py).
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("pirate_envs._native", ["pirate_envs/_native.c"], optional=True)])
+setup(
+    ext_modules=[
+        Extension("pirate_envs._native", ["pirate_envs/_native.c", "pirate_envs/_native_bots.c"], optional=True)
+    ]
+)

@@ -9,6 +9,8 @@
  *     pirate_envs.games.dead_mans_draw.observation.ObservationEncoder.encode_python. ``out`` is a
  *     zero-filled writable float32 buffer of the observation's size; ``spec`` the tuple of field
  *     offsets and constants that ObservationEncoder.native_spec builds once per game.
+ *
+ * The heuristic bots' twins live in _native_bots.c, built into this same module (setup.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1265,6 +1267,10 @@ fail:
     return NULL;
 }
 
+/* The bots' twins (_native_bots.c, compiled into this module). */
+PyObject *dmd_should_draw(PyObject *self, PyObject *args);
+PyObject *dmd_draw_features(PyObject *self, PyObject *args);
+
 static PyMethodDef methods[] = {
     {"dmd_encode", dmd_encode, METH_VARARGS,
      "dmd_encode(out, state, seat, spec): Dead Man's Draw's observation of ``seat`` written into the "
@@ -1275,6 +1281,12 @@ static PyMethodDef methods[] = {
     {"tor_counts", tor_counts, METH_VARARGS,
      "tor_counts(buf, state, seat, spec): Tortuga's observation of ``seat`` as stored bytes, written into "
      "``buf`` (a copy of the encoder's template; the twin of ObservationEncoder._encode before the bias)."},
+    {"dmd_should_draw", dmd_should_draw, METH_VARARGS,
+     "dmd_should_draw(obs, spec, margin): Dead Man's Draw's heuristic bot drawing (True) or stopping (False) "
+     "from its observation, None outside DRAW_OR_STOP (the twin of HeuristicPolicy.should_draw)."},
+    {"dmd_draw_features", dmd_draw_features, METH_VARARGS,
+     "dmd_draw_features(out, obs, spec, channels, scale): the STOP and DRAW rows of Dead Man's Draw's action features written "
+     "into ``out``; False outside DRAW_OR_STOP (the twin of action_features._draw_or_stop)."},
     {NULL, NULL, 0, NULL},
 };
 

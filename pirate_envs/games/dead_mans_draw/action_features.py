@@ -20,12 +20,16 @@ scores are in tenths of points (DMD-701 ``S / 10``), so every value stays within
 
 Rows of the other decisions (ability choice, Locker target and acceptance) are zero: their action
 index already names the choice.
+
+The draw-or-stop rows have a compiled twin (``dmd_draw_features`` in ``pirate_envs/_native_bots.c``);
+:func:`action_features_python` stays the reference and the fallback.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.cards import CARD_SUIT, NUM_SUITS
 from pirate_envs.games.dead_mans_draw.heuristic import ABILITY_BONUS, HeuristicPolicy, legal_actions
@@ -40,6 +44,18 @@ _SUIT_PHASES = (act.HOOK_SUIT, act.NAVIGATOR_SELF)
 def action_features(observation: np.ndarray, action_mask: np.ndarray, reader: HeuristicPolicy) -> np.ndarray:
     """``(num_actions, CHANNELS)`` float32; ``reader`` is a heuristic bot of the same game, used only to
     read the observation and score card sets. See the module docstring."""
+    if NATIVE is not None:
+        out = np.zeros((np.shape(action_mask)[0], CHANNELS), dtype=np.float32)
+        try:
+            if NATIVE.dmd_draw_features(out, observation, reader.native_spec, CHANNELS, SCALE):
+                return out  # the compiled twin wrote the STOP and DRAW rows
+        except FALLBACK_ERRORS:
+            pass  # an observation the twin does not take (not float32): the Python code decides
+    return action_features_python(observation, action_mask, reader)
+
+
+def action_features_python(observation: np.ndarray, action_mask: np.ndarray, reader: HeuristicPolicy) -> np.ndarray:
+    """:func:`action_features` in Python alone: the reference of the compiled draw-or-stop rows."""
     mask = np.asarray(action_mask)
     out = np.zeros((mask.shape[0], CHANNELS), dtype=np.float32)
     legal = legal_actions(mask)

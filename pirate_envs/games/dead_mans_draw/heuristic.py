@@ -15,6 +15,9 @@ The bot reads only its own observation vector (DMD-1010) and action mask, never 
   a Mermaid moves an Anchor to the end (protecting the whole row) or replays a Sword/Cannon/Map;
   Navigator discards the cheapest own card; the Locker always accepts.
 * **Abilities.** A fixed ranking of the 18 ability cards.
+
+The draw-or-stop decision, most of the bot's decisions, has a compiled twin (``dmd_should_draw`` in
+``pirate_envs/_native_bots.c``); :meth:`HeuristicPolicy.should_draw` stays the reference and the fallback.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from itertools import compress
 
 import numpy as np
 
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.actions import NUM_PHASES
 from pirate_envs.games.dead_mans_draw.cards import (
@@ -123,6 +127,41 @@ class HeuristicPolicy:
         self._at = at
         # opp_collections follows my_collection: seat offset k's collection starts NUM_CARDS * k further
         self._collection_at = [at["my_collection"] + NUM_CARDS * k for k in range(self.n)]
+        self.native_spec = self._native_spec(game)
+
+    def _native_spec(self, game) -> tuple:
+        """The offsets and tables of the compiled draw decision (the order of ``B_*`` in _native_bots.c)."""
+        at = self._at
+        return (
+            game.observation_size,
+            at["phase"],
+            NUM_PHASES,
+            act.DRAW_OR_STOP,
+            at["config"],
+            len(VARIANTS),
+            at["my_collection"],
+            at["row_cards"],
+            at["row_position"],
+            at["marker_position"],
+            at["draw_pile_cards"],
+            at["known_top"],
+            NUM_CARDS,
+            NUM_SUITS,
+            ANCHOR,
+            CHEST,
+            KEY,
+            GRAND_SLAM,
+            SUDDEN_DEATH,
+            UNCHARTED_WATERS,
+            PIRI_REIS,
+            UNDERTOW,
+            act.STOP,
+            act.DRAW,
+            game.num_actions,
+            bytes(CARD_SUIT),
+            bytes(CARD_VALUE),
+            _HALF_BONUS,
+        )
 
     # --- reading the observation ------------------------------------------------------------------------
 
@@ -305,6 +344,13 @@ class HeuristicPolicy:
         legal = legal_actions(action_mask)
         if len(legal) == 1:
             return legal[0]
+        if NATIVE is not None:
+            try:
+                draw = NATIVE.dmd_should_draw(observation, self.native_spec, self.margin)
+            except FALLBACK_ERRORS:
+                draw = None  # an observation the twin does not take (not float32): the Python code decides
+            if draw is not None:
+                return act.DRAW if draw else act.STOP
         self._read(observation)
         phase = self.phase
         if phase == act.DRAW_OR_STOP:
