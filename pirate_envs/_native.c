@@ -1268,8 +1268,8 @@ fail:
 }
 
 /* The bots' twins (_native_bots.c, compiled into this module). */
-PyObject *dmd_should_draw(PyObject *self, PyObject *args);
-PyObject *dmd_draw_features(PyObject *self, PyObject *args);
+PyObject *dmd_act(PyObject *self, PyObject *args);
+PyObject *dmd_features(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"dmd_encode", dmd_encode, METH_VARARGS,
@@ -1281,12 +1281,12 @@ static PyMethodDef methods[] = {
     {"tor_counts", tor_counts, METH_VARARGS,
      "tor_counts(buf, state, seat, spec): Tortuga's observation of ``seat`` as stored bytes, written into "
      "``buf`` (a copy of the encoder's template; the twin of ObservationEncoder._encode before the bias)."},
-    {"dmd_should_draw", dmd_should_draw, METH_VARARGS,
-     "dmd_should_draw(obs, spec, margin): Dead Man's Draw's heuristic bot drawing (True) or stopping (False) "
-     "from its observation, None outside DRAW_OR_STOP (the twin of HeuristicPolicy.should_draw)."},
-    {"dmd_draw_features", dmd_draw_features, METH_VARARGS,
-     "dmd_draw_features(out, obs, spec, channels, scale): the STOP and DRAW rows of Dead Man's Draw's action features written "
-     "into ``out``; False outside DRAW_OR_STOP (the twin of action_features._draw_or_stop)."},
+    {"dmd_act", dmd_act, METH_VARARGS,
+     "dmd_act(obs, mask, spec, margin): Dead Man's Draw's heuristic bot's action from its observation and "
+     "mask, None where it picks at random (the twin of HeuristicPolicy.act)."},
+    {"dmd_features", dmd_features, METH_VARARGS,
+     "dmd_features(out, obs, mask, spec, scale): Dead Man's Draw's action features written into the "
+     "zero-filled float32 (actions, 8) matrix ``out`` (the twin of action_features_python)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,50 +1,69 @@
-/* Compiled twins of the heuristic bots' hottest decisions (part of pirate_envs._native, optional).
+/* Compiled twins of the heuristic bots (part of pirate_envs._native, optional).
  *
  * Like the encoders in _native.c, each function here has a pure-Python twin that stays the reference:
- * tests/test_native.py compares them decision for decision and bit for bit, and a function that meets a
- * value it does not expect raises (ValueError, TypeError) so that the caller runs the Python code.
+ * tests/test_native_bots.py compares them decision for decision and bit for bit, and a function that
+ * meets a value it does not expect raises (ValueError, TypeError) so that the caller runs the Python code.
  *
- * Dead Man's Draw's draw-or-stop decision, read from the seat's observation vector alone, as
- * pirate_envs.games.dead_mans_draw.heuristic.HeuristicPolicy reads it:
+ * Dead Man's Draw's bot, read from the seat's observation vector and action mask alone, as
+ * pirate_envs.games.dead_mans_draw.heuristic.HeuristicPolicy reads them:
  *
- * dmd_should_draw(obs, spec, margin): the twin of HeuristicPolicy._read + should_draw; None where the
- *     observation's phase is not DRAW_OR_STOP.
- * dmd_draw_features(out, obs, spec, channels, scale): the twin of action_features._draw_or_stop: writes
- *     the STOP and DRAW rows of the zero-filled float32 (actions, channels) feature matrix ``out``, values
- *     in points times ``scale``; False where the phase is not DRAW_OR_STOP.
+ * dmd_act(obs, mask, spec, margin): the twin of HeuristicPolicy.act: the action, or None where the Python
+ *     bot picks at random (a phase it has no rule for).
+ * dmd_features(out, obs, mask, spec, scale): the twin of action_features.action_features_python: writes
+ *     the zero-filled float32 (actions, 8) feature matrix ``out``, values in points times ``scale``.
  *
  * ``spec`` is the tuple HeuristicPolicy.native_spec builds once per game (the order of the B_* enum).
- * Every sum is taken in the order the Python code takes it, so the doubles agree bit for bit.
+ * Every sum is taken in the order the Python code takes it, so the doubles agree bit for bit, and every
+ * ``max(legal, key=...)`` keeps the first of equal values, as Python's max does.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 
 enum {
-    B_SIZE, B_PHASE, B_NUM_PHASES, B_DRAW_OR_STOP, B_CONFIG, B_NUM_VARIANTS, B_MY_COLLECTION, B_ROW_CARDS,
-    B_ROW_POSITION, B_MARKER_POSITION, B_DRAW_PILE, B_KNOWN_TOP, B_NUM_CARDS, B_NUM_SUITS, B_ANCHOR, B_CHEST,
-    B_KEY, B_GRAND_SLAM, B_SUDDEN_DEATH, B_UNCHARTED_WATERS, B_PIRI_REIS, B_UNDERTOW, B_STOP, B_DRAW,
-    B_NUM_ACTIONS, B_INTS, /* the ints end here */
-    B_CARD_SUIT = B_INTS, B_CARD_VALUE, B_HALF_PULL,
+    B_SIZE, B_N, B_PHASE, B_NUM_PHASES, B_CONFIG, B_NUM_VARIANTS, B_MY_COLLECTION, B_ROW_CARDS, B_ROW_POSITION,
+    B_MARKER_POSITION, B_DRAW_PILE, B_KNOWN_TOP, B_SCORES, B_ELIMINATED, B_NUM_CARDS, B_NUM_SUITS,
+    /* suits */
+    B_ANCHOR, B_CHEST, B_KEY, B_MERMAID,
+    /* variants */
+    B_GRAND_SLAM, B_SUDDEN_DEATH, B_UNCHARTED_WATERS, B_PIRI_REIS, B_UNDERTOW,
+    /* phases */
+    B_ABILITY_CHOICE, B_LOCKER_TARGET, B_DRAW_OR_STOP, B_CANNON_TARGET, B_NAVIGATOR_SELF, B_SWORD_TARGET,
+    B_HOOK_SUIT, B_MAP_PICK, B_MERMAID_PICK, B_RAKE_PICK, B_PLUNDER_PICK, B_LOCKER_ACCEPT,
+    /* actions */
+    B_NUM_ACTIONS, B_STOP, B_DRAW, B_OWN_SUIT_BASE, B_CARD_BASE, B_ABILITY_BASE, B_NUM_ABILITIES, B_ACCEPT,
+    B_LOCKER_TARGET_BASE, B_TARGET_BASE,
+    B_INTS, /* the ints end here */
+    B_CARD_SUIT = B_INTS, B_CARD_VALUE, B_ABILITY_RANK, B_BONUS, B_HALF_PULL,
     B_COUNT
 };
 
 #define MAX_CARDS 64
 #define MAX_SUITS 16
+#define MAX_PLAYERS 8
+#define MAX_ACTIONS 256
+#define CHANNELS 8
 
 typedef struct {
     long sp[B_INTS];
-    unsigned char suit[MAX_CARDS], value[MAX_CARDS];
-    double half_pull[MAX_SUITS];
-    long variant;
+    unsigned char suit[MAX_CARDS], value[MAX_CARDS], rank[MAX_CARDS];
+    double bonus[MAX_SUITS], half_pull[MAX_SUITS];
+    Py_buffer obs_buf;
+    const float *obs;
+    long phase, variant;
     /* the seat's cards, in card order (row: in row order, the anchor marker as -1 among the entries) */
     int n_own, own[MAX_CARDS];
     int n_entries, entries[MAX_CARDS + 1];
     int n_row, row[MAX_CARDS];
     int n_pile, pile[MAX_CARDS];
     int known[3];
+    int n_legal, legal[MAX_ACTIONS];
     /* the collection summarised (HeuristicPolicy._my_base): its total (Piri Reis) or top value per suit */
     long mine_total, mine_top[MAX_SUITS];
     double own_score;
+    /* the collection plus the row (HeuristicPolicy._row_summary) */
+    long raw, top[MAX_SUITS], fill[MAX_SUITS];
+    double row_bonus[MAX_SUITS];
 } Dmd;
 
 static int spec_error(const char *what) {
@@ -52,33 +71,58 @@ static int spec_error(const char *what) {
     return -1;
 }
 
+static int float_table(PyObject *table, double *into, long size) {
+    if (!PyTuple_Check(table) || PyTuple_GET_SIZE(table) != size) return spec_error("a table of the wrong length");
+    for (long i = 0; i < size; i++) {
+        PyObject *o = PyTuple_GET_ITEM(table, i);
+        if (!PyFloat_Check(o)) return spec_error("a table of floats holds something else");
+        into[i] = PyFloat_AS_DOUBLE(o);
+    }
+    return 0;
+}
+
+static int byte_table(PyObject *table, unsigned char *into, long size) {
+    if (!PyBytes_Check(table) || PyBytes_GET_SIZE(table) != size) return spec_error("a byte table of the wrong length");
+    memcpy(into, PyBytes_AS_STRING(table), (size_t)size);
+    return 0;
+}
+
 static int read_spec(Dmd *d, PyObject *spec) {
     if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != B_COUNT) return spec_error("spec of the wrong length");
     for (int i = 0; i < B_INTS; i++) {
         PyObject *o = PyTuple_GET_ITEM(spec, i);
         if (!PyLong_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "dmd bot twin: spec entries before the card tables must be ints");
+            PyErr_SetString(PyExc_TypeError, "dmd bot twin: spec entries before the tables must be ints");
             return -1;
         }
         d->sp[i] = PyLong_AsLong(o);
         if (d->sp[i] == -1 && PyErr_Occurred()) return -1;
     }
-    long nc = d->sp[B_NUM_CARDS], ns = d->sp[B_NUM_SUITS];
-    if (nc < 1 || nc > MAX_CARDS || ns < 1 || ns > MAX_SUITS) return spec_error("too many cards or suits");
-    PyObject *suit = PyTuple_GET_ITEM(spec, B_CARD_SUIT), *value = PyTuple_GET_ITEM(spec, B_CARD_VALUE);
-    PyObject *pull = PyTuple_GET_ITEM(spec, B_HALF_PULL);
-    if (!PyBytes_Check(suit) || !PyBytes_Check(value) || PyBytes_GET_SIZE(suit) != nc || PyBytes_GET_SIZE(value) != nc)
-        return spec_error("card tables must be bytes of one entry per card");
-    memcpy(d->suit, PyBytes_AS_STRING(suit), (size_t)nc);
-    memcpy(d->value, PyBytes_AS_STRING(value), (size_t)nc);
+    const long *sp = d->sp, nc = sp[B_NUM_CARDS], ns = sp[B_NUM_SUITS];
+    if (nc < 1 || nc > MAX_CARDS || ns < 1 || ns > MAX_SUITS || sp[B_N] < 2 || sp[B_N] > MAX_PLAYERS ||
+        sp[B_NUM_ACTIONS] < 1 || sp[B_NUM_ACTIONS] > MAX_ACTIONS || sp[B_NUM_ABILITIES] > MAX_CARDS)
+        return spec_error("too many cards, suits, players or actions");
+    if (byte_table(PyTuple_GET_ITEM(spec, B_CARD_SUIT), d->suit, nc) < 0 ||
+        byte_table(PyTuple_GET_ITEM(spec, B_CARD_VALUE), d->value, nc) < 0 ||
+        byte_table(PyTuple_GET_ITEM(spec, B_ABILITY_RANK), d->rank, sp[B_NUM_ABILITIES]) < 0 ||
+        float_table(PyTuple_GET_ITEM(spec, B_BONUS), d->bonus, ns) < 0 ||
+        float_table(PyTuple_GET_ITEM(spec, B_HALF_PULL), d->half_pull, ns) < 0)
+        return -1;
     for (long c = 0; c < nc; c++)
         if (d->suit[c] >= ns) return spec_error("a card's suit outside the suits");
-    if (!PyTuple_Check(pull) || PyTuple_GET_SIZE(pull) != ns)
-        return spec_error("the pulls must be a tuple of one float per suit");
-    for (long s = 0; s < ns; s++) {
-        PyObject *o = PyTuple_GET_ITEM(pull, s);
-        if (!PyFloat_Check(o)) return spec_error("the pulls must be floats");
-        d->half_pull[s] = PyFloat_AS_DOUBLE(o);
+    /* every action the decisions name must index the mask, every field lie inside the observation */
+    const long n = sp[B_N], na = sp[B_NUM_ACTIONS];
+    if (sp[B_STOP] < 0 || sp[B_STOP] >= na || sp[B_DRAW] < 0 || sp[B_DRAW] >= na || sp[B_OWN_SUIT_BASE] < 0 ||
+        sp[B_CARD_BASE] < 0 || sp[B_ABILITY_BASE] < 0 || sp[B_LOCKER_TARGET_BASE] < 0 || sp[B_TARGET_BASE] < 0)
+        return spec_error("an action outside the actions");
+    const long fields[][2] = {
+        {B_PHASE, sp[B_NUM_PHASES]}, {B_CONFIG, sp[B_NUM_VARIANTS]}, {B_MY_COLLECTION, nc * n}, {B_ROW_CARDS, nc},
+        {B_ROW_POSITION, nc}, {B_MARKER_POSITION, 1}, {B_DRAW_PILE, nc}, {B_KNOWN_TOP, 3 * nc}, {B_SCORES, n},
+        {B_ELIMINATED, n},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        long start = sp[fields[i][0]], size = fields[i][1];
+        if (start < 0 || size < 0 || start + size > sp[B_SIZE]) return spec_error("a field outside the observation");
     }
     return 0;
 }
@@ -97,30 +141,36 @@ static int set_ids(const float *obs, long start, long size, int *found) {
     return n;
 }
 
-/* Reads what the draw decision needs (HeuristicPolicy._read, pile, known); 0 where the phase is not
- * DRAW_OR_STOP, 1 where it is, -1 on an error. */
-static int read_obs(Dmd *d, PyObject *obs_obj, Py_buffer *buf) {
-    if (PyObject_GetBuffer(obs_obj, buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+/* Reads the observation and the mask (HeuristicPolicy._read, with its pile, known and legal actions);
+ * 0, or -1 on an error. On 0 the observation's buffer is held until release_obs. */
+static int read_obs(Dmd *d, PyObject *obs_obj, PyObject *mask_obj) {
+    Py_buffer buf, mbuf;
     const long *sp = d->sp, nc = sp[B_NUM_CARDS];
-    if (buf->format == NULL || strcmp(buf->format, "f") != 0 || buf->len != (Py_ssize_t)(sp[B_SIZE] * (long)sizeof(float))) {
-        PyBuffer_Release(buf);
+    if (PyObject_GetBuffer(obs_obj, &buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (buf.format == NULL || strcmp(buf.format, "f") != 0 || buf.len != (Py_ssize_t)(sp[B_SIZE] * (long)sizeof(float))) {
+        PyBuffer_Release(&buf);
         PyErr_SetString(PyExc_TypeError, "dmd bot twin: the observation must be a float32 vector of the game's size");
         return -1;
     }
-    const long fields[][2] = {
-        {B_PHASE, sp[B_NUM_PHASES]}, {B_CONFIG, sp[B_NUM_VARIANTS]}, {B_MY_COLLECTION, nc}, {B_ROW_CARDS, nc},
-        {B_ROW_POSITION, nc}, {B_MARKER_POSITION, 1}, {B_DRAW_PILE, nc}, {B_KNOWN_TOP, 3 * nc},
-    };
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        long start = sp[fields[i][0]], size = fields[i][1];
-        if (start < 0 || size < 0 || start + size > sp[B_SIZE]) {
-            PyBuffer_Release(buf);
-            PyErr_SetString(PyExc_ValueError, "dmd bot twin: a field outside the observation");
-            return -1;
-        }
+    if (PyObject_GetBuffer(mask_obj, &mbuf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&buf);
+        return -1;
     }
-    const float *obs = (const float *)buf->buf;
-    if (first_set(obs, sp[B_PHASE], sp[B_NUM_PHASES], 0) != sp[B_DRAW_OR_STOP]) return 0;
+    const char *format = mbuf.format == NULL ? "B" : mbuf.format;
+    if ((strcmp(format, "b") != 0 && strcmp(format, "B") != 0 && strcmp(format, "?") != 0) || mbuf.len != sp[B_NUM_ACTIONS]) {
+        PyBuffer_Release(&buf);
+        PyBuffer_Release(&mbuf);
+        PyErr_SetString(PyExc_TypeError, "dmd bot twin: the mask must be one byte (int8, uint8, bool) per action");
+        return -1;
+    }
+    d->n_legal = 0;
+    for (long a = 0; a < sp[B_NUM_ACTIONS]; a++)
+        if (((const char *)mbuf.buf)[a] != 0) d->legal[d->n_legal++] = (int)a;
+    PyBuffer_Release(&mbuf);
+    d->obs_buf = buf; /* released by the caller (release_obs) */
+    const float *obs = (const float *)buf.buf;
+    d->obs = obs;
+    d->phase = first_set(obs, sp[B_PHASE], sp[B_NUM_PHASES], 0);
     d->variant = first_set(obs, sp[B_CONFIG], sp[B_NUM_VARIANTS], 0);
     d->n_own = set_ids(obs, sp[B_MY_COLLECTION], nc, d->own);
     /* the row: its cards by position, the marker (position > 0) among them, ties by card id (marker -1) */
@@ -154,7 +204,11 @@ static int read_obs(Dmd *d, PyObject *obs_obj, Py_buffer *buf) {
         if (d->entries[i] >= 0) d->row[d->n_row++] = d->entries[i];
     d->n_pile = set_ids(obs, sp[B_DRAW_PILE], nc, d->pile);
     for (int depth = 0; depth < 3; depth++) d->known[depth] = first_set(obs, sp[B_KNOWN_TOP] + nc * depth, nc, -1);
-    return 1;
+    return 0;
+}
+
+static void release_obs(Dmd *d) {
+    PyBuffer_Release(&d->obs_buf);
 }
 
 static double bend(const Dmd *d, long s) {
@@ -199,16 +253,6 @@ static double score_mine(const Dmd *d, const int *cards, int n) {
     return bend_tops(d, top);
 }
 
-static void summarise_own(Dmd *d) {
-    d->mine_total = 0;
-    memset(d->mine_top, 0, sizeof d->mine_top);
-    if (piri(d))
-        for (int i = 0; i < d->n_own; i++) d->mine_total += d->value[d->own[i]];
-    else
-        raise_tops(d, d->mine_top, d->own, d->n_own);
-    d->own_score = score_mine(d, NULL, 0);
-}
-
 static double gain(const Dmd *d, const int *cards, int n) {
     return score_mine(d, cards, n) - d->own_score;
 }
@@ -217,6 +261,47 @@ static int row_has(const Dmd *d, long suit) {
     for (int i = 0; i < d->n_row; i++)
         if (d->suit[d->row[i]] == suit) return 1;
     return 0;
+}
+
+/* The collection alone (_my_base, _own_score) and with the row (_row_summary): S before the bends, the top
+ * value per suit, what a first card of a suit takes back of Grand Slam's penalty, per suit the Key+Chest
+ * bonus a card of it would make due. */
+static void summarise(Dmd *d) {
+    const long ns = d->sp[B_NUM_SUITS];
+    d->mine_total = 0;
+    memset(d->mine_top, 0, sizeof d->mine_top);
+    if (piri(d))
+        for (int i = 0; i < d->n_own; i++) d->mine_total += d->value[d->own[i]];
+    else
+        raise_tops(d, d->mine_top, d->own, d->n_own);
+    d->own_score = score_mine(d, NULL, 0);
+    memset(d->fill, 0, sizeof d->fill);
+    if (piri(d)) {
+        d->raw = d->mine_total;
+        for (int i = 0; i < d->n_row; i++) d->raw += d->value[d->row[i]];
+    } else {
+        memcpy(d->top, d->mine_top, sizeof d->top);
+        raise_tops(d, d->top, d->row, d->n_row);
+        long raw = 0, empty = 0;
+        for (long k = 0; k < ns; k++) {
+            raw += d->top[k];
+            empty += d->top[k] == 0;
+        }
+        if (d->variant == d->sp[B_GRAND_SLAM]) {
+            raw -= 5 * empty;
+            for (long k = 0; k < ns; k++) d->fill[k] = d->top[k] == 0 ? 5 : 0;
+        }
+        d->raw = raw;
+    }
+    int has_key = row_has(d, d->sp[B_KEY]), has_chest = row_has(d, d->sp[B_CHEST]);
+    double due = 1.2 * (d->n_row + 1);
+    for (long k = 0; k < ns; k++) d->row_bonus[k] = 0.0;
+    if (has_key && has_chest)
+        for (long k = 0; k < ns; k++) d->row_bonus[k] = due;
+    else if (has_key)
+        d->row_bonus[d->sp[B_CHEST]] = due;
+    else if (has_chest)
+        d->row_bonus[d->sp[B_KEY]] = due;
 }
 
 /* HeuristicPolicy.bank_value(row) */
@@ -252,6 +337,7 @@ static long key_of(const Dmd *d, int card) {
     return d->variant == d->sp[B_UNCHARTED_WATERS] ? d->value[card] : d->suit[card];
 }
 
+/* HeuristicPolicy.busts(card): whether the card would bust the row (DMD-505c) */
 static int busts(const Dmd *d, int card) {
     for (int i = 0; i < d->n_row; i++)
         if (key_of(d, d->row[i]) == key_of(d, card)) return 1;
@@ -275,40 +361,13 @@ static int next_draws(const Dmd *d, int *out) {
     return n;
 }
 
-/* HeuristicPolicy.draw_total (with _row_summary): the summed value of the next draw over ``pile`` and the
- * number of its cards that bust */
+/* HeuristicPolicy.draw_total: the summed value of the next draw over ``pile`` and how many of its cards bust */
 static double draw_total(const Dmd *d, const int *pile, int n_pile, double bank, double lost_value,
                          const double *pull, int *n_busts) {
     const long ns = d->sp[B_NUM_SUITS];
-    long top[MAX_SUITS], fill[MAX_SUITS] = {0}, raw;
-    double bonus[MAX_SUITS] = {0}, flat[MAX_SUITS];
-    if (piri(d)) {
-        raw = d->mine_total;
-        for (int i = 0; i < d->n_row; i++) raw += d->value[d->row[i]];
-    } else {
-        memcpy(top, d->mine_top, sizeof top);
-        raise_tops(d, top, d->row, d->n_row);
-        raw = 0;
-        long empty = 0;
-        for (long k = 0; k < ns; k++) {
-            raw += top[k];
-            empty += top[k] == 0;
-        }
-        if (d->variant == d->sp[B_GRAND_SLAM]) {
-            raw -= 5 * empty;
-            for (long k = 0; k < ns; k++) fill[k] = top[k] == 0 ? 5 : 0;
-        }
-    }
-    int has_key = row_has(d, d->sp[B_KEY]), has_chest = row_has(d, d->sp[B_CHEST]);
-    double due = 1.2 * (d->n_row + 1);
-    if (has_key && has_chest)
-        for (long k = 0; k < ns; k++) bonus[k] = due;
-    else if (has_key)
-        bonus[d->sp[B_CHEST]] = due;
-    else if (has_chest)
-        bonus[d->sp[B_KEY]] = due;
-    double unchanged = bend(d, raw) - d->own_score;
-    for (long k = 0; k < ns; k++) flat[k] = unchanged + bonus[k] - bank + pull[k];
+    double flat[MAX_SUITS];
+    double unchanged = bend(d, d->raw) - d->own_score;
+    for (long k = 0; k < ns; k++) flat[k] = unchanged + d->row_bonus[k] - bank + pull[k];
     double total = 0.0;
     int count = 0;
     for (int i = 0; i < n_pile; i++) {
@@ -320,9 +379,10 @@ static double draw_total(const Dmd *d, const int *pile, int n_pile, double bank,
         }
         long suit = d->suit[c], v = d->value[c];
         if (piri(d))
-            total += bend(d, raw + v) - d->own_score + bonus[suit] - bank + pull[suit];
-        else if (v > top[suit])
-            total += bend(d, raw + v - top[suit] + fill[suit]) - d->own_score + bonus[suit] - bank + pull[suit];
+            total += bend(d, d->raw + v) - d->own_score + d->row_bonus[suit] - bank + pull[suit];
+        else if (v > d->top[suit])
+            total += bend(d, d->raw + v - d->top[suit] + d->fill[suit]) - d->own_score + d->row_bonus[suit] - bank +
+                     pull[suit];
         else
             total += flat[suit];
     }
@@ -330,68 +390,279 @@ static double draw_total(const Dmd *d, const int *pile, int n_pile, double bank,
     return total;
 }
 
-PyObject *dmd_should_draw(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *obs_obj, *spec;
-    double margin;
-    if (!PyArg_ParseTuple(args, "OOd", &obs_obj, &spec, &margin)) return NULL;
-    Dmd d;
-    Py_buffer buf;
-    if (read_spec(&d, spec) < 0) return NULL;
-    int found = read_obs(&d, obs_obj, &buf);
-    if (found < 0) return NULL;
-    PyBuffer_Release(&buf);
-    if (found == 0) Py_RETURN_NONE;
-    if (d.known[0] >= 0) return PyBool_FromLong(!busts(&d, d.known[0]) || d.n_row == 0);
-    if (d.n_row == 0) Py_RETURN_TRUE;
-    summarise_own(&d);
-    int pile[MAX_CARDS], n_busts;
-    int n = next_draws(&d, pile);
-    if (n == 0) {
-        PyErr_SetString(PyExc_ValueError, "dmd_should_draw: an empty draw pile");
-        return NULL;
+/* HeuristicPolicy.row_gain(card): what ``card`` adds to the collection plus the row */
+static double row_gain(const Dmd *d, int card) {
+    long s, v = d->value[card];
+    if (piri(d)) {
+        s = d->raw + v;
+    } else {
+        long held = d->top[d->suit[card]];
+        s = v > held ? d->raw + v - held + d->fill[d->suit[card]] : d->raw;
     }
-    double bank = bank_value(&d);
-    if (d.variant == d.sp[B_SUDDEN_DEATH] && score_mine(&d, d.row, d.n_row) >= 150) Py_RETURN_FALSE;
-    double lost_value = bust_cost(&d, bank);
-    double total = draw_total(&d, pile, n, bank, lost_value, d.half_pull, &n_busts);
-    return PyBool_FromLong(total / n > margin);
+    return bend(d, s) - bend(d, d->raw);
 }
 
-PyObject *dmd_draw_features(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *out_obj, *obs_obj, *spec;
-    long ch;
-    double scale;
-    if (!PyArg_ParseTuple(args, "OOOld", &out_obj, &obs_obj, &spec, &ch, &scale)) return NULL;
+/* HeuristicPolicy.top_card_loss: the top card of ``suit`` in the collection of the seat at offset ``k``
+ * (its stack's last card: ids ascend with values within a suit) and what losing it costs that seat */
+static int top_card_loss(const Dmd *d, long k, long suit, int *card, double *loss) {
+    const long nc = d->sp[B_NUM_CARDS], ns = d->sp[B_NUM_SUITS];
+    if (k < 0 || k >= d->sp[B_N] || suit < 0 || suit >= ns) return spec_error("a target outside the seats or suits");
+    long values[MAX_SUITS] = {0}, seconds[MAX_SUITS] = {0}, total = 0;
+    int cards[MAX_SUITS];
+    for (long i = 0; i < ns; i++) cards[i] = -1;
+    const float *field = d->obs + d->sp[B_MY_COLLECTION] + nc * k;
+    for (long c = 0; c < nc; c++) {
+        if (field[c] == 0.0f) continue;
+        long t = d->suit[c];
+        cards[t] = (int)c;
+        seconds[t] = values[t];
+        values[t] = d->value[c];
+        total += d->value[c];
+    }
+    if (cards[suit] < 0) return spec_error("no card of the targeted suit"); /* the Python bot would index card -1 */
+    *card = cards[suit];
+    if (piri(d)) {
+        *loss = bend(d, total) - bend(d, total - d->value[*card]);
+    } else {
+        double score = bend_tops(d, values);
+        values[suit] = seconds[suit];
+        *loss = score - bend_tops(d, values);
+    }
+    return 0;
+}
+
+/* a seat's live score in points, as the Python bot rounds it: (float32 entry * 100).round() */
+static double score_of(const Dmd *d, long k) {
+    float x = d->obs[d->sp[B_SCORES] + k] * 100.0f;
+    return (double)nearbyintf(x);
+}
+
+/* HeuristicPolicy.leader_weight(k): 2 for a seat at least as high as every opponent still in, else 1 */
+static double leader_weight(const Dmd *d, long k) {
+    double best = 0.0;
+    int any = 0;
+    for (long j = 1; j < d->sp[B_N]; j++) {
+        if (d->obs[d->sp[B_ELIMINATED] + j] != 0.0f) continue;
+        double s = score_of(d, j);
+        if (!any || s > best) best = s;
+        any = 1;
+    }
+    if (!any) return 1.0; /* nobody leads: inf */
+    return score_of(d, k) >= best ? 2.0 : 1.0;
+}
+
+/* HeuristicPolicy.should_draw */
+static int should_draw(const Dmd *d, double margin) {
+    if (d->known[0] >= 0) return !busts(d, d->known[0]) || d->n_row == 0;
+    if (d->n_row == 0) return 1;
+    int pile[MAX_CARDS], n_busts;
+    int n = next_draws(d, pile);
+    if (n == 0) return spec_error("an empty draw pile");
+    double bank = bank_value(d);
+    if (d->variant == d->sp[B_SUDDEN_DEATH] && score_mine(d, d->row, d->n_row) >= 150) return 0;
+    double lost_value = bust_cost(d, bank);
+    double total = draw_total(d, pile, n, bank, lost_value, d->half_pull, &n_busts);
+    return total / n > margin;
+}
+
+/* The value HeuristicPolicy.act maximises over the legal actions of the decision's phase; -1 on an error. */
+static int action_value(const Dmd *d, int a, double *value) {
+    const long *sp = d->sp, phase = d->phase, ns = sp[B_NUM_SUITS];
+    int card;
+    double loss;
+    if (phase == sp[B_ABILITY_CHOICE]) {
+        long i = a - sp[B_ABILITY_BASE];
+        if (i < 0 || i >= sp[B_NUM_ABILITIES]) return spec_error("an ability outside the abilities");
+        *value = d->rank[i];
+    } else if (phase == sp[B_LOCKER_TARGET]) {
+        long k = a - sp[B_LOCKER_TARGET_BASE];
+        if (k < 0 || k >= sp[B_N]) return spec_error("a Locker target outside the seats");
+        *value = score_of(d, k);
+    } else if (phase == sp[B_CANNON_TARGET] || phase == sp[B_SWORD_TARGET] || phase == sp[B_PLUNDER_PICK]) {
+        long k = (a - sp[B_TARGET_BASE]) / ns + 1, suit = (a - sp[B_TARGET_BASE]) % ns;
+        if (a < sp[B_TARGET_BASE] || top_card_loss(d, k, suit, &card, &loss) < 0) return spec_error("a bad target");
+        double weight = leader_weight(d, k);
+        if (phase == sp[B_CANNON_TARGET]) {
+            *value = loss * weight;
+            return 0;
+        }
+        double mine = row_gain(d, card);
+        if (phase == sp[B_SWORD_TARGET])
+            *value = busts(d, card) ? -50.0 + loss * weight : mine + loss * weight * 0.5 + d->bonus[suit];
+        else
+            *value = mine + loss * weight * 0.5;
+    } else if (phase == sp[B_HOOK_SUIT] || phase == sp[B_NAVIGATOR_SELF]) {
+        long suit = a - sp[B_OWN_SUIT_BASE];
+        if (top_card_loss(d, 0, suit, &card, &loss) < 0) return -1;
+        if (phase == sp[B_NAVIGATOR_SELF]) {
+            *value = -loss;
+        } else if (busts(d, card)) {
+            *value = -50.0 - loss;
+        } else {
+            double bonus = d->bonus[suit];
+            if ((suit == sp[B_KEY] && row_has(d, sp[B_CHEST])) || (suit == sp[B_CHEST] && row_has(d, sp[B_KEY])))
+                bonus += 2.0;
+            *value = bonus - 0.3 * loss;
+        }
+    } else {
+        card = a - (int)sp[B_CARD_BASE];
+        if (card < 0 || card >= sp[B_NUM_CARDS]) return spec_error("a card outside the cards");
+        long suit = d->suit[card];
+        if (phase == sp[B_MAP_PICK]) {
+            if (busts(d, card)) {
+                *value = -50.0 - d->value[card];
+                return 0;
+            }
+            double v = row_gain(d, card) + d->bonus[suit];
+            int due_before = row_has(d, sp[B_KEY]) && row_has(d, sp[B_CHEST]);
+            int due_after = (row_has(d, sp[B_KEY]) || suit == sp[B_KEY]) && (row_has(d, sp[B_CHEST]) || suit == sp[B_CHEST]);
+            if (due_after && !due_before) v += 1.2 * (d->n_row + 1);
+            *value = v;
+        } else if (phase == sp[B_MERMAID_PICK]) {
+            if (suit == sp[B_ANCHOR])
+                *value = 10.0 + d->value[card] * 0.01;
+            else if (suit == sp[B_MERMAID])
+                *value = -10.0;
+            else
+                *value = d->bonus[suit] - 0.01 * d->value[card];
+        } else if (phase == sp[B_RAKE_PICK]) {
+            *value = gain(d, &card, 1) + 2.0 * (suit == sp[B_ANCHOR]);
+        } else {
+            return spec_error("no rule for this phase");
+        }
+    }
+    return 0;
+}
+
+static int bot_phase(const Dmd *d) {
+    const long *sp = d->sp, p = d->phase;
+    return p == sp[B_ABILITY_CHOICE] || p == sp[B_LOCKER_TARGET] || p == sp[B_CANNON_TARGET] || p == sp[B_SWORD_TARGET] ||
+           p == sp[B_PLUNDER_PICK] || p == sp[B_HOOK_SUIT] || p == sp[B_NAVIGATOR_SELF] || p == sp[B_MAP_PICK] ||
+           p == sp[B_MERMAID_PICK] || p == sp[B_RAKE_PICK];
+}
+
+PyObject *dmd_act(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *obs_obj, *mask_obj, *spec;
+    double margin;
+    if (!PyArg_ParseTuple(args, "OOOd", &obs_obj, &mask_obj, &spec, &margin)) return NULL;
     Dmd d;
-    Py_buffer buf, out;
+    if (read_spec(&d, spec) < 0 || read_obs(&d, obs_obj, mask_obj) < 0) return NULL;
+    long action = -1;
+    const long *sp = d.sp;
+    if (d.n_legal == 0) {
+        spec_error("no legal action");
+        goto fail;
+    }
+    if (d.n_legal == 1) {
+        action = d.legal[0];
+    } else if (d.phase == sp[B_DRAW_OR_STOP]) {
+        summarise(&d);
+        int draw = should_draw(&d, margin);
+        if (draw < 0) goto fail;
+        action = draw ? sp[B_DRAW] : sp[B_STOP];
+    } else if (d.phase == sp[B_LOCKER_ACCEPT]) {
+        action = sp[B_ACCEPT];
+    } else if (bot_phase(&d)) {
+        summarise(&d);
+        double best = 0.0;
+        for (int i = 0; i < d.n_legal; i++) {
+            double value;
+            if (action_value(&d, d.legal[i], &value) < 0) goto fail;
+            if (i == 0 || value > best) {
+                best = value;
+                action = d.legal[i];
+            }
+        }
+    }
+    release_obs(&d);
+    if (action < 0) Py_RETURN_NONE; /* the Python bot's random pick */
+    return PyLong_FromLong(action);
+fail:
+    release_obs(&d);
+    return NULL;
+}
+
+PyObject *dmd_features(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *out_obj, *obs_obj, *mask_obj, *spec;
+    double scale;
+    if (!PyArg_ParseTuple(args, "OOOOd", &out_obj, &obs_obj, &mask_obj, &spec, &scale)) return NULL;
+    Dmd d;
+    Py_buffer out;
     if (read_spec(&d, spec) < 0) return NULL;
-    int found = read_obs(&d, obs_obj, &buf);
-    if (found < 0) return NULL;
-    PyBuffer_Release(&buf);
-    if (found == 0) Py_RETURN_FALSE;
     if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    if (out.format == NULL || strcmp(out.format, "f") != 0 ||
-        out.len != (Py_ssize_t)(d.sp[B_NUM_ACTIONS] * ch * (long)sizeof(float)) || ch < 4 ||
-        d.sp[B_STOP] < 0 || d.sp[B_STOP] >= d.sp[B_NUM_ACTIONS] || d.sp[B_DRAW] < 0 || d.sp[B_DRAW] >= d.sp[B_NUM_ACTIONS]) {
+    const long *sp = d.sp, ns = sp[B_NUM_SUITS];
+    if (out.format == NULL || strcmp(out.format, "f") != 0 || out.len != (Py_ssize_t)(sp[B_NUM_ACTIONS] * CHANNELS * (long)sizeof(float))) {
         PyBuffer_Release(&out);
-        PyErr_SetString(PyExc_TypeError, "dmd_draw_features: out must be the float32 (actions, channels) matrix");
+        PyErr_SetString(PyExc_TypeError, "dmd_features: out must be the float32 (actions, 8) matrix");
+        return NULL;
+    }
+    if (read_obs(&d, obs_obj, mask_obj) < 0) {
+        PyBuffer_Release(&out);
         return NULL;
     }
     float *rows = (float *)out.buf;
-    summarise_own(&d);
-    double bank = bank_value(&d);
-    rows[d.sp[B_STOP] * ch] = (float)(bank * scale);
-    int pile[MAX_CARDS], n_busts;
-    int n = next_draws(&d, pile);
-    if (n > 0) {
-        double lost_value = bust_cost(&d, bank);
-        double zero[MAX_SUITS] = {0};
-        double total = draw_total(&d, pile, n, bank, lost_value, zero, &n_busts);
-        float *draw = rows + d.sp[B_DRAW] * ch;
-        draw[1] = (float)(total / n * scale);
-        draw[2] = (float)((double)n_busts / n);
-        draw[3] = (float)(lost_value * scale);
+    const long phase = d.phase;
+    int card;
+    double loss;
+    if (d.n_legal == 0) goto done;
+    summarise(&d);
+    if (phase == sp[B_DRAW_OR_STOP]) {
+        double bank = bank_value(&d);
+        rows[sp[B_STOP] * CHANNELS] = (float)(bank * scale);
+        int pile[MAX_CARDS], n_busts;
+        int n = next_draws(&d, pile);
+        if (n > 0) {
+            double lost_value = bust_cost(&d, bank);
+            double zero[MAX_SUITS] = {0};
+            double total = draw_total(&d, pile, n, bank, lost_value, zero, &n_busts);
+            float *draw = rows + sp[B_DRAW] * CHANNELS;
+            draw[1] = (float)(total / n * scale);
+            draw[2] = (float)((double)n_busts / n);
+            draw[3] = (float)(lost_value * scale);
+        }
+    } else if (phase == sp[B_CANNON_TARGET] || phase == sp[B_SWORD_TARGET] || phase == sp[B_PLUNDER_PICK]) {
+        for (int i = 0; i < d.n_legal; i++) {
+            int a = d.legal[i];
+            long k = (a - sp[B_TARGET_BASE]) / ns + 1, suit = (a - sp[B_TARGET_BASE]) % ns;
+            if (a < sp[B_TARGET_BASE] || top_card_loss(&d, k, suit, &card, &loss) < 0) goto fail;
+            float *row = rows + (long)a * CHANNELS;
+            row[5] = (float)(loss * leader_weight(&d, k) * scale);
+            if (phase != sp[B_CANNON_TARGET]) {
+                row[4] = (float)(row_gain(&d, card) * scale);
+                row[6] = (float)(phase == sp[B_SWORD_TARGET] && busts(&d, card));
+                row[7] = (float)d.bonus[suit];
+            }
+        }
+    } else if (phase == sp[B_HOOK_SUIT] || phase == sp[B_NAVIGATOR_SELF]) {
+        for (int i = 0; i < d.n_legal; i++) {
+            int a = d.legal[i];
+            long suit = a - sp[B_OWN_SUIT_BASE];
+            if (top_card_loss(&d, 0, suit, &card, &loss) < 0) goto fail;
+            float *row = rows + (long)a * CHANNELS;
+            row[4] = (float)(-loss * scale);
+            row[6] = (float)(phase == sp[B_HOOK_SUIT] && busts(&d, card));
+            row[7] = (float)d.bonus[suit];
+        }
+    } else if (phase == sp[B_MAP_PICK] || phase == sp[B_MERMAID_PICK] || phase == sp[B_RAKE_PICK]) {
+        for (int i = 0; i < d.n_legal; i++) {
+            int a = d.legal[i];
+            card = a - (int)sp[B_CARD_BASE];
+            if (card < 0 || card >= sp[B_NUM_CARDS]) {
+                spec_error("a card outside the cards");
+                goto fail;
+            }
+            float *row = rows + (long)a * CHANNELS;
+            row[4] = (float)(row_gain(&d, card) * scale);
+            row[6] = (float)(phase != sp[B_RAKE_PICK] && busts(&d, card));
+            row[7] = (float)d.bonus[d.suit[card]];
+        }
     }
+done:
+    release_obs(&d);
     PyBuffer_Release(&out);
-    Py_RETURN_TRUE;
+    Py_RETURN_NONE;
+fail:
+    release_obs(&d);
+    PyBuffer_Release(&out);
+    return NULL;
 }

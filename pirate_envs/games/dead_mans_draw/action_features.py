@@ -21,7 +21,7 @@ scores are in tenths of points (DMD-701 ``S / 10``), so every value stays within
 Rows of the other decisions (ability choice, Locker target and acceptance) are zero: their action
 index already names the choice.
 
-The draw-or-stop rows have a compiled twin (``dmd_draw_features`` in ``pirate_envs/_native_bots.c``);
+The features have a compiled twin (``dmd_features`` in ``pirate_envs/_native_bots.c``);
 :func:`action_features_python` stays the reference and the fallback.
 """
 
@@ -47,15 +47,15 @@ def action_features(observation: np.ndarray, action_mask: np.ndarray, reader: He
     if NATIVE is not None:
         out = np.zeros((np.shape(action_mask)[0], CHANNELS), dtype=np.float32)
         try:
-            if NATIVE.dmd_draw_features(out, observation, reader.native_spec, CHANNELS, SCALE):
-                return out  # the compiled twin wrote the STOP and DRAW rows
+            NATIVE.dmd_features(out, observation, action_mask, reader.native_spec, SCALE)
+            return out
         except FALLBACK_ERRORS:
-            pass  # an observation the twin does not take (not float32): the Python code decides
+            pass  # an input the twin does not take (a float64 vector, an int64 mask): the Python code
     return action_features_python(observation, action_mask, reader)
 
 
 def action_features_python(observation: np.ndarray, action_mask: np.ndarray, reader: HeuristicPolicy) -> np.ndarray:
-    """:func:`action_features` in Python alone: the reference of the compiled draw-or-stop rows."""
+    """:func:`action_features` in Python alone: the reference of the compiled twin."""
     mask = np.asarray(action_mask)
     out = np.zeros((mask.shape[0], CHANNELS), dtype=np.float32)
     legal = legal_actions(mask)

@@ -16,8 +16,8 @@ The bot reads only its own observation vector (DMD-1010) and action mask, never 
   Navigator discards the cheapest own card; the Locker always accepts.
 * **Abilities.** A fixed ranking of the 18 ability cards.
 
-The draw-or-stop decision, most of the bot's decisions, has a compiled twin (``dmd_should_draw`` in
-``pirate_envs/_native_bots.c``); :meth:`HeuristicPolicy.should_draw` stays the reference and the fallback.
+The bot has a compiled twin (``dmd_act`` in ``pirate_envs/_native_bots.c``), which :meth:`HeuristicPolicy.act`
+calls first; the Python methods below stay the reference (the twin tests compare the two) and the fallback.
 """
 
 from __future__ import annotations
@@ -130,13 +130,13 @@ class HeuristicPolicy:
         self.native_spec = self._native_spec(game)
 
     def _native_spec(self, game) -> tuple:
-        """The offsets and tables of the compiled draw decision (the order of ``B_*`` in _native_bots.c)."""
+        """The offsets, constants and tables of the compiled bot (the order of ``B_*`` in _native_bots.c)."""
         at = self._at
         return (
             game.observation_size,
+            self.n,
             at["phase"],
             NUM_PHASES,
-            act.DRAW_OR_STOP,
             at["config"],
             len(VARIANTS),
             at["my_collection"],
@@ -145,21 +145,27 @@ class HeuristicPolicy:
             at["marker_position"],
             at["draw_pile_cards"],
             at["known_top"],
+            at["scores"],
+            at["eliminated"],
             NUM_CARDS,
             NUM_SUITS,
-            ANCHOR,
-            CHEST,
-            KEY,
-            GRAND_SLAM,
-            SUDDEN_DEATH,
-            UNCHARTED_WATERS,
-            PIRI_REIS,
-            UNDERTOW,
+            *(ANCHOR, CHEST, KEY, MERMAID),
+            *(GRAND_SLAM, SUDDEN_DEATH, UNCHARTED_WATERS, PIRI_REIS, UNDERTOW),
+            *range(NUM_PHASES),  # ABILITY_CHOICE .. LOCKER_ACCEPT, in the order of actions.py
+            game.num_actions,
             act.STOP,
             act.DRAW,
-            game.num_actions,
+            act.OWN_SUIT_BASE,
+            act.CARD_BASE,
+            act.ABILITY_BASE,
+            NUM_ABILITIES,
+            act.ACCEPT,
+            act.LOCKER_TARGET_BASE,
+            game.target_base,
             bytes(CARD_SUIT),
             bytes(CARD_VALUE),
+            bytes(ABILITY_RANK),
+            tuple(ABILITY_BONUS.get(suit, 0.0) for suit in range(NUM_SUITS)),
             _HALF_BONUS,
         )
 
@@ -341,16 +347,20 @@ class HeuristicPolicy:
     # --- decisions ----------------------------------------------------------------------------------------
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if NATIVE is not None:
+            try:
+                action = NATIVE.dmd_act(observation, action_mask, self.native_spec, self.margin)
+            except FALLBACK_ERRORS:
+                action = None  # an input the twin does not take (a float64 vector, an int64 mask): Python decides
+            if action is not None:
+                return action
+        return self.act_python(observation, action_mask, rng)
+
+    def act_python(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """:meth:`act` in Python alone: the reference of the compiled twin (and its random pick)."""
         legal = legal_actions(action_mask)
         if len(legal) == 1:
             return legal[0]
-        if NATIVE is not None:
-            try:
-                draw = NATIVE.dmd_should_draw(observation, self.native_spec, self.margin)
-            except FALLBACK_ERRORS:
-                draw = None  # an observation the twin does not take (not float32): the Python code decides
-            if draw is not None:
-                return act.DRAW if draw else act.STOP
         self._read(observation)
         phase = self.phase
         if phase == act.DRAW_OR_STOP:
