@@ -16,6 +16,9 @@ speed-up of one path shows as one number:
 * ``in pure Python``: the game's Python encoder (``encoder.encode_python``) where a compiled twin
   exists ("-" otherwise), so one run shows both.
 
+Where a game's bot or features have compiled twins too (Dead Man's Draw, pirate_envs/_native_bots.c),
+``PIRATE_ENVS_PURE_PYTHON=1 python benchmarks/hot_paths.py`` measures every path in Python for comparison.
+
     python benchmarks/hot_paths.py [--games dead_mans_draw_v0 potsm_v0 ...] [--num-players 3]
                                    [--points 1000] [--seconds 0.5] [--rounds 5]
 
