@@ -151,7 +151,9 @@ class HeuristicPolicy:
             NUM_SUITS,
             *(ANCHOR, CHEST, KEY, MERMAID),
             *(GRAND_SLAM, SUDDEN_DEATH, UNCHARTED_WATERS, PIRI_REIS, UNDERTOW),
-            *range(NUM_PHASES),  # ABILITY_CHOICE .. LOCKER_ACCEPT, in the order of actions.py
+            *(act.ABILITY_CHOICE, act.LOCKER_TARGET, act.DRAW_OR_STOP, act.CANNON_TARGET, act.NAVIGATOR_SELF),
+            *(act.SWORD_TARGET, act.HOOK_SUIT, act.MAP_PICK, act.MERMAID_PICK, act.RAKE_PICK, act.PLUNDER_PICK),
+            act.LOCKER_ACCEPT,
             game.num_actions,
             act.STOP,
             act.DRAW,
