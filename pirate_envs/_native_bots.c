@@ -304,9 +304,16 @@ static void summarise(Dmd *d) {
         d->row_bonus[d->sp[B_KEY]] = due;
 }
 
+/* HeuristicPolicy.bonus_due: whether the row, with a card of ``extra_suit`` added (-1: none), holds a Key
+ * and a Chest */
+static int bonus_due(const Dmd *d, long extra_suit) {
+    const long key = d->sp[B_KEY], chest = d->sp[B_CHEST];
+    return (extra_suit == key || row_has(d, key)) && (extra_suit == chest || row_has(d, chest));
+}
+
 /* HeuristicPolicy.bank_value(row) */
 static double bank_value(const Dmd *d) {
-    return gain(d, d->row, d->n_row) + (row_has(d, d->sp[B_KEY]) && row_has(d, d->sp[B_CHEST]) ? 1.2 * d->n_row : 0.0);
+    return gain(d, d->row, d->n_row) + (bonus_due(d, -1) ? 1.2 * d->n_row : 0.0);
 }
 
 /* HeuristicPolicy.bust_cost: of ``bank``, what a bust would lose (the cards from the rightmost Anchor or
@@ -451,6 +458,30 @@ static double leader_weight(const Dmd *d, long k) {
     return score_of(d, k) >= best ? 2.0 : 1.0;
 }
 
+static int target_phase(const Dmd *d) {
+    const long *sp = d->sp, p = d->phase;
+    return p == sp[B_CANNON_TARGET] || p == sp[B_SWORD_TARGET] || p == sp[B_PLUNDER_PICK];
+}
+
+static int own_suit_phase(const Dmd *d) {
+    return d->phase == d->sp[B_HOOK_SUIT] || d->phase == d->sp[B_NAVIGATOR_SELF];
+}
+
+static int card_phase(const Dmd *d) {
+    const long *sp = d->sp, p = d->phase;
+    return p == sp[B_MAP_PICK] || p == sp[B_MERMAID_PICK] || p == sp[B_RAKE_PICK];
+}
+
+/* A target action (DMD-1048): the seat offset ``k`` and ``suit`` it names, the top card there and what
+ * losing it costs that seat (HeuristicPolicy._target's divmod, then top_card_loss); -1 on an error. */
+static int target_loss(const Dmd *d, int a, long *k, long *suit, int *card, double *loss) {
+    const long base = d->sp[B_TARGET_BASE], ns = d->sp[B_NUM_SUITS];
+    if (a < base) return spec_error("a target action below the target actions");
+    *k = (a - base) / ns + 1;
+    *suit = (a - base) % ns;
+    return top_card_loss(d, *k, *suit, card, loss);
+}
+
 /* HeuristicPolicy.should_draw */
 static int should_draw(const Dmd *d, double margin) {
     if (d->known[0] >= 0) return !busts(d, d->known[0]) || d->n_row == 0;
@@ -467,7 +498,7 @@ static int should_draw(const Dmd *d, double margin) {
 
 /* The value HeuristicPolicy.act maximises over the legal actions of the decision's phase; -1 on an error. */
 static int action_value(const Dmd *d, int a, double *value) {
-    const long *sp = d->sp, phase = d->phase, ns = sp[B_NUM_SUITS];
+    const long *sp = d->sp, phase = d->phase;
     int card;
     double loss;
     if (phase == sp[B_ABILITY_CHOICE]) {
@@ -478,9 +509,9 @@ static int action_value(const Dmd *d, int a, double *value) {
         long k = a - sp[B_LOCKER_TARGET_BASE];
         if (k < 0 || k >= sp[B_N]) return spec_error("a Locker target outside the seats");
         *value = score_of(d, k);
-    } else if (phase == sp[B_CANNON_TARGET] || phase == sp[B_SWORD_TARGET] || phase == sp[B_PLUNDER_PICK]) {
-        long k = (a - sp[B_TARGET_BASE]) / ns + 1, suit = (a - sp[B_TARGET_BASE]) % ns;
-        if (a < sp[B_TARGET_BASE] || top_card_loss(d, k, suit, &card, &loss) < 0) return spec_error("a bad target");
+    } else if (target_phase(d)) {
+        long k, suit;
+        if (target_loss(d, a, &k, &suit, &card, &loss) < 0) return -1;
         double weight = leader_weight(d, k);
         if (phase == sp[B_CANNON_TARGET]) {
             *value = loss * weight;
@@ -491,7 +522,7 @@ static int action_value(const Dmd *d, int a, double *value) {
             *value = busts(d, card) ? -50.0 + loss * weight : mine + loss * weight * 0.5 + d->bonus[suit];
         else
             *value = mine + loss * weight * 0.5;
-    } else if (phase == sp[B_HOOK_SUIT] || phase == sp[B_NAVIGATOR_SELF]) {
+    } else if (own_suit_phase(d)) {
         long suit = a - sp[B_OWN_SUIT_BASE];
         if (top_card_loss(d, 0, suit, &card, &loss) < 0) return -1;
         if (phase == sp[B_NAVIGATOR_SELF]) {
@@ -514,9 +545,7 @@ static int action_value(const Dmd *d, int a, double *value) {
                 return 0;
             }
             double v = row_gain(d, card) + d->bonus[suit];
-            int due_before = row_has(d, sp[B_KEY]) && row_has(d, sp[B_CHEST]);
-            int due_after = (row_has(d, sp[B_KEY]) || suit == sp[B_KEY]) && (row_has(d, sp[B_CHEST]) || suit == sp[B_CHEST]);
-            if (due_after && !due_before) v += 1.2 * (d->n_row + 1);
+            if (bonus_due(d, suit) && !bonus_due(d, -1)) v += 1.2 * (d->n_row + 1);
             *value = v;
         } else if (phase == sp[B_MERMAID_PICK]) {
             if (suit == sp[B_ANCHOR])
@@ -534,11 +563,10 @@ static int action_value(const Dmd *d, int a, double *value) {
     return 0;
 }
 
+/* the phases HeuristicPolicy.act decides by the largest action_value */
 static int bot_phase(const Dmd *d) {
-    const long *sp = d->sp, p = d->phase;
-    return p == sp[B_ABILITY_CHOICE] || p == sp[B_LOCKER_TARGET] || p == sp[B_CANNON_TARGET] || p == sp[B_SWORD_TARGET] ||
-           p == sp[B_PLUNDER_PICK] || p == sp[B_HOOK_SUIT] || p == sp[B_NAVIGATOR_SELF] || p == sp[B_MAP_PICK] ||
-           p == sp[B_MERMAID_PICK] || p == sp[B_RAKE_PICK];
+    return d->phase == d->sp[B_ABILITY_CHOICE] || d->phase == d->sp[B_LOCKER_TARGET] || target_phase(d) ||
+           own_suit_phase(d) || card_phase(d);
 }
 
 PyObject *dmd_act(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -590,7 +618,7 @@ PyObject *dmd_features(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer out;
     if (read_spec(&d, spec) < 0) return NULL;
     if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    const long *sp = d.sp, ns = sp[B_NUM_SUITS];
+    const long *sp = d.sp;
     if (out.format == NULL || strcmp(out.format, "f") != 0 || out.len != (Py_ssize_t)(sp[B_NUM_ACTIONS] * CHANNELS * (long)sizeof(float))) {
         PyBuffer_Release(&out);
         PyErr_SetString(PyExc_TypeError, "dmd_features: out must be the float32 (actions, 8) matrix");
@@ -620,11 +648,11 @@ PyObject *dmd_features(PyObject *Py_UNUSED(self), PyObject *args) {
             draw[2] = (float)((double)n_busts / n);
             draw[3] = (float)(lost_value * scale);
         }
-    } else if (phase == sp[B_CANNON_TARGET] || phase == sp[B_SWORD_TARGET] || phase == sp[B_PLUNDER_PICK]) {
+    } else if (target_phase(&d)) {
         for (int i = 0; i < d.n_legal; i++) {
             int a = d.legal[i];
-            long k = (a - sp[B_TARGET_BASE]) / ns + 1, suit = (a - sp[B_TARGET_BASE]) % ns;
-            if (a < sp[B_TARGET_BASE] || top_card_loss(&d, k, suit, &card, &loss) < 0) goto fail;
+            long k, suit;
+            if (target_loss(&d, a, &k, &suit, &card, &loss) < 0) goto fail;
             float *row = rows + (long)a * CHANNELS;
             row[5] = (float)(loss * leader_weight(&d, k) * scale);
             if (phase != sp[B_CANNON_TARGET]) {
@@ -633,7 +661,7 @@ PyObject *dmd_features(PyObject *Py_UNUSED(self), PyObject *args) {
                 row[7] = (float)d.bonus[suit];
             }
         }
-    } else if (phase == sp[B_HOOK_SUIT] || phase == sp[B_NAVIGATOR_SELF]) {
+    } else if (own_suit_phase(&d)) {
         for (int i = 0; i < d.n_legal; i++) {
             int a = d.legal[i];
             long suit = a - sp[B_OWN_SUIT_BASE];
@@ -643,7 +671,7 @@ PyObject *dmd_features(PyObject *Py_UNUSED(self), PyObject *args) {
             row[6] = (float)(phase == sp[B_HOOK_SUIT] && busts(&d, card));
             row[7] = (float)d.bonus[suit];
         }
-    } else if (phase == sp[B_MAP_PICK] || phase == sp[B_MERMAID_PICK] || phase == sp[B_RAKE_PICK]) {
+    } else if (card_phase(&d)) {
         for (int i = 0; i < d.n_legal; i++) {
             int a = d.legal[i];
             card = a - (int)sp[B_CARD_BASE];

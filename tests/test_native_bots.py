@@ -28,6 +28,7 @@ from pirate_envs.games.dead_mans_draw.observation import ROW_SCALE, field_slices
 needs_native = pytest.mark.skipif(NATIVE is None, reason="pirate_envs._native is not built here")
 
 MARGINS = (0.0, -4.0, 2.5)
+PLAYED_PHASES = set(range(len(PHASE_NAMES) - 1))  # every phase but GAME_OVER has a rule
 
 
 def dmd_decisions(games: int, first: int = 0):
@@ -68,9 +69,6 @@ def assert_twins_agree(bots: list[HeuristicPolicy], observation: np.ndarray, mas
     features = compiled_features(reader.game, observation, mask)
     differ = np.flatnonzero(features.view(np.uint32) != reference.view(np.uint32))
     assert differ.size == 0, f"{where}: feature entries {differ.tolist()} differ"
-
-
-PLAYED_PHASES = set(range(len(PHASE_NAMES) - 1))  # every phase but GAME_OVER has a rule
 
 
 @needs_native
