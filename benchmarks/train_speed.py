@@ -14,12 +14,24 @@ updates and callbacks <u> s; compiled encoders on|off)`` (off where ``pirate_env
 or ``PIRATE_ENVS_PURE_PYTHON=1``): the rollouts (env steps and the forward passes that choose the learner's
 actions) and what runs between them (the PPO update, the callbacks) split the measured time.
 Never run it while something else loads the cores (a training run, a test suite).
+
+One run says little on a shared machine, whose speed drifts by 20-40% between hours. ``--rounds N``
+runs every config N times, alternating them (each run in a fresh process, so no run inherits another's
+threads or imports), and ``--versus KEY=VALUE`` (repeatable) adds each config with those settings as
+a second contender, run right after the config as it is::
+
+    python benchmarks/train_speed.py configs/tortuga_v0.yaml --rounds 4 --versus ppo.n_epochs=2
+
+Each run prints its line as it ends (``round <r>``), then one summary line per contender: the median,
+the range and the runs. ``--json`` then holds every run, each with its ``round``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -103,24 +115,95 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
     }
 
 
+def describe(row: dict[str, Any]) -> str:
+    """The line of one measured run."""
+    extra = f" [{' '.join(row['overrides'])}]" if row["overrides"] else ""
+    return (
+        f"{row['config']}{extra}  {row['steps_per_second']:,.0f} env steps/s"
+        f" ({row['steps']:,} steps in {row['seconds']} s:"
+        f" rollouts {row['rollout_seconds']} s, updates and callbacks {row['update_seconds']} s;"
+        f" compiled encoders {'on' if row['compiled_encoders'] else 'off'})"
+    )
+
+
+def measure_in_child(config_path: str, steps: int, warmup: int, overrides: list[str]) -> dict[str, Any]:
+    """:func:`measure` in a fresh Python process (this script), its training output kept unless it fails."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "row.json"
+        command = [sys.executable, str(Path(__file__).resolve()), config_path, "--steps", str(steps)]
+        command += ["--warmup", str(warmup), "--json", str(out)]
+        command += [arg for setting in overrides for arg in ("--set", setting)]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise SystemExit(
+                f"{config_path}: the run failed (exit status {result.returncode}):\n{result.stderr[-3000:]}"
+            )
+        (row,) = json.loads(out.read_text())
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per contender (config and settings, in order of first appearance): median, range and every run."""
+    groups: dict[tuple[str, tuple[str, ...]], list[float]] = {}
+    for row in rows:
+        groups.setdefault((row["config"], tuple(row["overrides"])), []).append(row["steps_per_second"])
+    return [
+        {
+            "config": config,
+            "overrides": list(overrides),
+            "runs": rates,
+            "median": statistics.median(rates),
+            "min": min(rates),
+            "max": max(rates),
+        }
+        for (config, overrides), rates in groups.items()
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("configs", nargs="+", help="YAML configs")
     parser.add_argument("--steps", type=int, default=40960, help="env steps of each run (default 40960)")
     parser.add_argument("--warmup", type=int, default=8192, help="steps left out at the start (default 8192)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="runs of each contender, alternated, each in a fresh process (default 1)"
+    )
+    parser.add_argument(
+        "--versus",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="also run each config with these settings, right after it as it is (repeatable)",
+    )
     parser.add_argument("--json", help="also write the results to this JSON file")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    contenders = [
+        (path, overrides)
+        for path in args.configs
+        for overrides in ([args.overrides, [*args.overrides, *args.versus]] if args.versus else [args.overrides])
+    ]
     results = []
-    for path in args.configs:
-        row = measure(path, args.steps, args.warmup, args.overrides)
-        results.append(row)
-        extra = f" [{' '.join(args.overrides)}]" if args.overrides else ""
-        print(
-            f"{path}{extra}  {row['steps_per_second']:,.0f} env steps/s ({row['steps']:,} steps in {row['seconds']} s:"
-            f" rollouts {row['rollout_seconds']} s, updates and callbacks {row['update_seconds']} s;"
-            f" compiled encoders {'on' if row['compiled_encoders'] else 'off'})"
-        )
+    if args.rounds == 1 and not args.versus:
+        for path, overrides in contenders:
+            row = measure(path, args.steps, args.warmup, overrides)
+            results.append(row)
+            print(describe(row))
+    else:
+        for round_number in range(1, args.rounds + 1):
+            for path, overrides in contenders:
+                row = {**measure_in_child(path, args.steps, args.warmup, overrides), "round": round_number}
+                results.append(row)
+                print(f"round {round_number}  {describe(row)}", flush=True)
+        for group in summarise(results):
+            extra = f" [{' '.join(group['overrides'])}]" if group["overrides"] else ""
+            runs = " / ".join(f"{rate:,.0f}" for rate in group["runs"])
+            print(
+                f"{group['config']}{extra}  median {group['median']:,.0f} env steps/s"
+                f" ({group['min']:,.0f}-{group['max']:,.0f} over {len(group['runs'])} runs: {runs})"
+            )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     return 0

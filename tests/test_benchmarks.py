@@ -123,6 +123,51 @@ def test_train_speed_measures_the_steps_after_the_warmup(tmp_path):
     assert f"compiled encoders {'on' if NATIVE is not None else 'off'}" in result.stdout
 
 
+def test_train_speed_alternates_rounds_and_contenders(tmp_path):
+    """train_speed.py --rounds 2 --versus: config as is, then with the settings, twice, each run fresh."""
+    import json
+
+    out = tmp_path / "speed.json"
+    tiny = ["vec_env.n_envs=2", "ppo.n_steps=32", "ppo.batch_size=32", "ppo.n_epochs=1", "eval.games=2"]
+    command = [sys.executable, str(ROOT / "benchmarks" / "train_speed.py"), str(ROOT / "configs" / "quickstart.yaml")]
+    command += ["--steps", "128", "--warmup", "64", "--rounds", "2", "--versus", "ppo.n_epochs=2", "--json", str(out)]
+    command += [arg for key in tiny for arg in ("--set", key)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = json.loads(out.read_text())
+    assert [(row["round"], row["overrides"][-1]) for row in rows] == [
+        (1, "eval.games=2"),
+        (1, "ppo.n_epochs=2"),
+        (2, "eval.games=2"),
+        (2, "ppo.n_epochs=2"),
+    ]
+    assert all(row["steps"] == 128 - 64 and row["steps_per_second"] > 0 for row in rows)
+    lines = result.stdout.splitlines()
+    assert [line.split()[:2] for line in lines[:4]] == [["round", "1"], ["round", "1"], ["round", "2"], ["round", "2"]]
+    summary = [line for line in lines if " median " in line]
+    assert len(summary) == 2 and "over 2 runs" in summary[0] and "ppo.n_epochs=2]  median" in summary[1]
+
+
+def test_train_speed_summary_and_bad_rounds():
+    """The summary's median and range per contender; --rounds 0 is refused with the value named."""
+    import train_speed
+
+    rows = [{"config": "a.yaml", "overrides": [], "steps_per_second": rate} for rate in (3000.0, 4000.0, 3200.0)] + [
+        {"config": "a.yaml", "overrides": ["x=1"], "steps_per_second": 5000.0}
+    ]
+    first, second = train_speed.summarise(rows)
+    assert (first["median"], first["min"], first["max"], first["runs"]) == (
+        3200.0,
+        3000.0,
+        4000.0,
+        [3000.0, 4000.0, 3200.0],
+    )
+    assert second["overrides"] == ["x=1"] and second["median"] == 5000.0
+    command = [sys.executable, str(ROOT / "benchmarks" / "train_speed.py"), "configs/quickstart.yaml", "--rounds", "0"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 2 and "--rounds must be at least 1, got 0" in result.stderr
+
+
 def test_train_speed_counts_only_the_rollouts_inside_the_window():
     """The rollout time of train_speed.py: rollouts ending after the window's start, up to its end."""
     import train_speed
