@@ -115,11 +115,15 @@ def measure(config_path: str, steps: int, warmup: int, overrides: list[str]) -> 
     }
 
 
+def label(config_path: str, overrides: list[str]) -> str:
+    """A contender's name in the output: the config, then its settings in brackets."""
+    return f"{config_path} [{' '.join(overrides)}]" if overrides else config_path
+
+
 def describe(row: dict[str, Any]) -> str:
     """The line of one measured run."""
-    extra = f" [{' '.join(row['overrides'])}]" if row["overrides"] else ""
     return (
-        f"{row['config']}{extra}  {row['steps_per_second']:,.0f} env steps/s"
+        f"{label(row['config'], row['overrides'])}  {row['steps_per_second']:,.0f} env steps/s"
         f" ({row['steps']:,} steps in {row['seconds']} s:"
         f" rollouts {row['rollout_seconds']} s, updates and callbacks {row['update_seconds']} s;"
         f" compiled encoders {'on' if row['compiled_encoders'] else 'off'})"
@@ -198,10 +202,9 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(row)
                 print(f"round {round_number}  {describe(row)}", flush=True)
         for group in summarise(results):
-            extra = f" [{' '.join(group['overrides'])}]" if group["overrides"] else ""
             runs = " / ".join(f"{rate:,.0f}" for rate in group["runs"])
             print(
-                f"{group['config']}{extra}  median {group['median']:,.0f} env steps/s"
+                f"{label(group['config'], group['overrides'])}  median {group['median']:,.0f} env steps/s"
                 f" ({group['min']:,.0f}-{group['max']:,.0f} over {len(group['runs'])} runs: {runs})"
             )
     if args.json:
