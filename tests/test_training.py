@@ -451,7 +451,9 @@ def test_init_from_starts_from_the_checkpoint_weights(tmp_path):
     env_id = "madame_ching_v0"  # a flat network (potsm's and Dead Man's Draw's read action features)
     source = ROOT / "checkpoints" / env_id / "model.zip"
     base = {**MINIMAL, "env": {"id": env_id}}
-    config = typed({**base, "network": {"pi": [128, 128], "vf": [128, 128], "activation": "relu"}})
+    shipped_network = load_config(source.parent / "config.yaml")["network"]  # the shape it was trained with
+    network = {key: shipped_network[key] for key in ("pi", "vf", "activation")}
+    config = typed({**base, "network": network})
     vec = build_vec_env(config, opponents="random")
     try:
         model = build_model(config, vec, tensorboard_log=None)
