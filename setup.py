@@ -8,6 +8,10 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("pirate_envs._native", ["pirate_envs/_native.c", "pirate_envs/_native_bots.c"], optional=True)
+        Extension(
+            "pirate_envs._native",
+            ["pirate_envs/_native.c", "pirate_envs/_native_bots.c", "pirate_envs/_native_bots_tortuga.c"],
+            optional=True,
+        )
     ]
 )

@@ -10,7 +10,8 @@
  *     zero-filled writable float32 buffer of the observation's size; ``spec`` the tuple of field
  *     offsets and constants that ObservationEncoder.native_spec builds once per game.
  *
- * The heuristic bots' twins live in _native_bots.c, built into this same module (setup.py).
+ * The heuristic bots' twins live in _native_bots.c (Dead Man's Draw) and _native_bots_tortuga.c (Tortuga
+ * 1667), built into this same module (setup.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1270,6 +1271,7 @@ fail:
 /* The bots' twins (_native_bots.c, compiled into this module). */
 PyObject *dmd_act(PyObject *self, PyObject *args);
 PyObject *dmd_features(PyObject *self, PyObject *args);
+PyObject *tor_act(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"dmd_encode", dmd_encode, METH_VARARGS,
@@ -1287,6 +1289,9 @@ static PyMethodDef methods[] = {
     {"dmd_features", dmd_features, METH_VARARGS,
      "dmd_features(out, obs, mask, spec, scale): Dead Man's Draw's action features written into the "
      "zero-filled float32 (actions, 8) matrix ``out`` (the twin of action_features_python)."},
+    {"tor_act", tor_act, METH_VARARGS,
+     "tor_act(obs, mask, spec): Tortuga 1667's heuristic bot's action from its observation and mask, None "
+     "where it picks at random (the twin of HeuristicPolicy.act)."},
     {NULL, NULL, 0, NULL},
 };
 

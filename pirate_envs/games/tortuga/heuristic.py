@@ -7,6 +7,10 @@ from the galleon or from the richest likely enemy as Sailor, disputes the riches
 Governor, mutinies against likely-enemy Captains as First Mate, votes for outcomes that move
 treasure towards likely friends (Wild when allowed, declared the same way), keeps loot and maps or
 hands them to known friends, and draws events unless the Armada may be near while its nation trails.
+
+The bot has a compiled twin (``tor_act`` in ``pirate_envs/_native_bots_tortuga.c``), which :meth:`HeuristicPolicy.act`
+calls where the module is built (pirate_envs/core/native.py); :meth:`HeuristicPolicy.act_python` is the
+reference it is tested against decision for decision (tests/test_native_bots.py) and the fallback.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import math
 
 import numpy as np
 
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.core.policy import legal_indices
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
@@ -23,6 +28,7 @@ from pirate_envs.games.tortuga.board import (
     GAL,
     GOVERNOR,
     NATION_TABLE,
+    NUM_NODES,
     SAILOR,
     SHIP_NODE,
     TOR,
@@ -70,6 +76,25 @@ class HeuristicPolicy:
         self.player_columns = _player_columns()
         self.scalars = self._scalar_indices()
         self.friend_cache: dict[tuple[float, ...], list[float]] = {}
+        self.native_spec = self._native_spec()
+
+    def _native_spec(self) -> tuple:
+        """The offsets, constants and tables of the compiled bot (the order of ``T_*`` in _native_bots_tortuga.c)."""
+        sl, ix = self.sl, self.ix
+        return (
+            self.game.observation_size,
+            self.n,
+            *(sl[name].start for name in ("phase", "counts", "players", "own", "vote_stats", "current_vote")),
+            ix.num_actions,
+            *(act.PASS, act.ATTACK, act.MUTINY, act.STEAL_GALLEON),
+            *(ix.steal, ix.dispute, ix.vote, ix.declare, ix.draw, ix.select, ix.ship),
+            *(self.armada_zone, GAL, TOR, GOVERNOR, SAILOR, V_ATTACK, V_MUTINY),
+            *(MOVE, ACTION, VOTE, DECLARE, LOOT, DRAW, MAP_RECIPIENT, EXTRA_MOVE),
+            *(CURRENT_TARGET, CURRENT_DEST, MUTINY_SHIP, BRAWL_TARGET, SPY_TARGET, MAP_GIVE),
+            bytes(self.composition),
+            bytes(SHIP_NODE),
+            bytes(DISTANCE[a][b] for a in range(NUM_NODES) for b in range(NUM_NODES)),
+        )
 
     def _scalar_indices(self) -> np.ndarray:
         """The observation entries ``_read`` takes one by one, in ``_read``'s order: the phase one-hot, the
@@ -145,6 +170,17 @@ class HeuristicPolicy:
 
     # --- policy ----------------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if NATIVE is not None:
+            try:
+                action = NATIVE.tor_act(observation, action_mask, self.native_spec)
+            except FALLBACK_ERRORS:
+                action = None  # an input the twin does not take (a float64 vector, an int64 mask): Python decides
+            if action is not None:
+                return action
+        return self.act_python(observation, action_mask, rng)
+
+    def act_python(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """:meth:`act` in Python alone: the reference of the compiled twin (and its random pick)."""
         # ndarray.nonzero() is np.flatnonzero without its Python-level wrappers (a 1-D mask)
         legal = np.asarray(action_mask).nonzero()[0]
         if legal.size == 0:
