@@ -11,6 +11,7 @@ setup(
         Extension(
             "pirate_envs._native",
             ["pirate_envs/_native.c", "pirate_envs/_native_bots.c", "pirate_envs/_native_bots_tortuga.c"],
+            depends=["pirate_envs/_native_bots.h"],  # shared by the two bot files; shipped in the sdist
             optional=True,
         )
     ]

@@ -16,8 +16,7 @@
  * Every sum is taken in the order the Python code takes it, so the doubles agree bit for bit, and every
  * ``max(legal, key=...)`` keeps the first of equal values, as Python's max does.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_native_bots.h"
 #include <math.h>
 
 enum {
@@ -88,16 +87,7 @@ static int byte_table(PyObject *table, unsigned char *into, long size) {
 }
 
 static int read_spec(Dmd *d, PyObject *spec) {
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != B_COUNT) return spec_error("spec of the wrong length");
-    for (int i = 0; i < B_INTS; i++) {
-        PyObject *o = PyTuple_GET_ITEM(spec, i);
-        if (!PyLong_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "dmd bot twin: spec entries before the tables must be ints");
-            return -1;
-        }
-        d->sp[i] = PyLong_AsLong(o);
-        if (d->sp[i] == -1 && PyErr_Occurred()) return -1;
-    }
+    if (twin_spec_ints(spec, B_COUNT, B_INTS, d->sp, "dmd bot twin") < 0) return -1;
     const long *sp = d->sp, nc = sp[B_NUM_CARDS], ns = sp[B_NUM_SUITS];
     if (nc < 1 || nc > MAX_CARDS || ns < 1 || ns > MAX_SUITS || sp[B_N] < 2 || sp[B_N] > MAX_PLAYERS ||
         sp[B_NUM_ACTIONS] < 1 || sp[B_NUM_ACTIONS] > MAX_ACTIONS || sp[B_NUM_ABILITIES] > MAX_CARDS)
@@ -146,23 +136,7 @@ static int set_ids(const float *obs, long start, long size, int *found) {
 static int read_obs(Dmd *d, PyObject *obs_obj, PyObject *mask_obj) {
     Py_buffer buf, mbuf;
     const long *sp = d->sp, nc = sp[B_NUM_CARDS];
-    if (PyObject_GetBuffer(obs_obj, &buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
-    if (buf.format == NULL || strcmp(buf.format, "f") != 0 || buf.len != (Py_ssize_t)(sp[B_SIZE] * (long)sizeof(float))) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_TypeError, "dmd bot twin: the observation must be a float32 vector of the game's size");
-        return -1;
-    }
-    if (PyObject_GetBuffer(mask_obj, &mbuf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&buf);
-        return -1;
-    }
-    const char *format = mbuf.format == NULL ? "B" : mbuf.format;
-    if ((strcmp(format, "b") != 0 && strcmp(format, "B") != 0 && strcmp(format, "?") != 0) || mbuf.len != sp[B_NUM_ACTIONS]) {
-        PyBuffer_Release(&buf);
-        PyBuffer_Release(&mbuf);
-        PyErr_SetString(PyExc_TypeError, "dmd bot twin: the mask must be one byte (int8, uint8, bool) per action");
-        return -1;
-    }
+    if (twin_obs_and_mask(obs_obj, mask_obj, sp[B_SIZE], sp[B_NUM_ACTIONS], &buf, &mbuf, "dmd bot twin") < 0) return -1;
     d->n_legal = 0;
     for (long a = 0; a < sp[B_NUM_ACTIONS]; a++)
         if (((const char *)mbuf.buf)[a] != 0) d->legal[d->n_legal++] = (int)a;

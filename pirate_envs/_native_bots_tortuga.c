@@ -12,8 +12,7 @@
  * (libm's log and exp, as Python's math module calls them), so the doubles agree bit for bit; every
  * ``max``/``min`` keeps the first of equal values, as Python's do.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_native_bots.h"
 #include <math.h>
 
 enum {
@@ -53,16 +52,7 @@ static int tor_error(const char *what) {
 }
 
 static int read_spec(Tor *t, PyObject *spec) {
-    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != T_COUNT) return tor_error("spec of the wrong length");
-    for (int i = 0; i < T_INTS; i++) {
-        PyObject *o = PyTuple_GET_ITEM(spec, i);
-        if (!PyLong_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "tortuga bot twin: spec entries before the tables must be ints");
-            return -1;
-        }
-        t->sp[i] = PyLong_AsLong(o);
-        if (t->sp[i] == -1 && PyErr_Occurred()) return -1;
-    }
+    if (twin_spec_ints(spec, T_COUNT, T_INTS, t->sp, "tortuga bot twin") < 0) return -1;
     PyObject *tables[3] = {PyTuple_GET_ITEM(spec, T_COMPOSITION), PyTuple_GET_ITEM(spec, T_SHIP_NODE),
                            PyTuple_GET_ITEM(spec, T_DISTANCE)};
     unsigned char *into[3] = {t->composition, t->ship_node, &t->distance[0][0]};
@@ -136,23 +126,8 @@ static int friends(Tor *t, const float *obs) {
 /* HeuristicPolicy._read, with the legal actions; 0, or -1 on an error (the buffers are released). */
 static int read_obs(Tor *t, PyObject *obs_obj, PyObject *mask_obj, Py_buffer *buf, Py_buffer *mbuf) {
     const long *sp = t->sp, n = t->n;
-    if (PyObject_GetBuffer(obs_obj, buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
-    if (buf->format == NULL || strcmp(buf->format, "f") != 0 || buf->len != (Py_ssize_t)(sp[T_SIZE] * (long)sizeof(float))) {
-        PyBuffer_Release(buf);
-        PyErr_SetString(PyExc_TypeError, "tortuga bot twin: the observation must be a float32 vector of the game's size");
+    if (twin_obs_and_mask(obs_obj, mask_obj, sp[T_SIZE], sp[T_NUM_ACTIONS], buf, mbuf, "tortuga bot twin") < 0)
         return -1;
-    }
-    if (PyObject_GetBuffer(mask_obj, mbuf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(buf);
-        return -1;
-    }
-    const char *format = mbuf->format == NULL ? "B" : mbuf->format;
-    if ((strcmp(format, "b") != 0 && strcmp(format, "B") != 0 && strcmp(format, "?") != 0) || mbuf->len != sp[T_NUM_ACTIONS]) {
-        PyBuffer_Release(buf);
-        PyBuffer_Release(mbuf);
-        PyErr_SetString(PyExc_TypeError, "tortuga bot twin: the mask must be one byte (int8, uint8, bool) per action");
-        return -1;
-    }
     t->mask = (const char *)mbuf->buf;
     t->n_legal = 0;
     for (long a = 0; a < sp[T_NUM_ACTIONS]; a++)
@@ -307,10 +282,9 @@ static int tor_want(const Tor *t) {
     const long *sp = t->sp, n = t->n;
     const double *cv = t->vote, *friend = t->friend;
     const long kind = first_max(cv, 4), initiator = first_max(cv + 4, n);
-    long target = -1;
-    for (long k = 0; k < n; k++)
-        if (cv[4 + n + k] != 0.0) target = 0;
-    if (target == 0) target = first_max(cv + 4 + n, n);
+    int any_target = 0; /* Python's any(target_vec) */
+    for (long k = 0; k < n; k++) any_target |= cv[4 + n + k] != 0.0;
+    const long target = any_target ? first_max(cv + 4 + n, n) : -1;
     if (kind == sp[T_V_ATTACK])
         return friend[initiator] >= 0.5 || (cv[4 + 2 * n] != 0.0 && friend[initiator] >= 0.34);
     if (kind == sp[T_V_MUTINY]) /* friend[-1] is the last seat's, as in Python */

@@ -18,6 +18,7 @@ import random
 import numpy as np
 import pytest
 
+import pirate_envs.core.native as native_module
 from pirate_envs.core.native import NATIVE
 from pirate_envs.core.registry import game_class
 from pirate_envs.games.dead_mans_draw import actions as act
@@ -143,7 +144,6 @@ def test_dmd_bot_and_features_go_through_the_twin_and_agree_with_python(monkeypa
     """With the module the bot's decisions and the features come from the twin (the Python reader is not
     consulted); switched off, the Python code gives the same actions and features."""
     import pirate_envs.games.dead_mans_draw.action_features as features_module
-    import pirate_envs.games.dead_mans_draw.heuristic as heuristic_module
 
     decisions = [(g, o, m) for g, o, m in dmd_decisions(6) if m.sum() >= 2][:300]
     calls = []
@@ -152,7 +152,7 @@ def test_dmd_bot_and_features_go_through_the_twin_and_agree_with_python(monkeypa
     compiled = [(HeuristicPolicy(g).act(o, m, rng), action_features(o, m, HeuristicPolicy(g))) for g, o, m in decisions]
     assert not calls
     monkeypatch.undo()
-    monkeypatch.setattr(heuristic_module, "NATIVE", None)
+    monkeypatch.setattr(native_module, "NATIVE", None)  # the bot's twin (twin_decides)
     monkeypatch.setattr(features_module, "NATIVE", None)
     for (game, observation, mask), (action, features) in zip(decisions, compiled, strict=True):
         assert HeuristicPolicy(game).act(observation, mask, rng) == action
@@ -373,7 +373,7 @@ def test_tortuga_bot_goes_through_the_twin_and_agrees_with_python(monkeypatch):
     compiled = [heuristic_module.HeuristicPolicy(g).act(o, m, rng) for g, o, m in decisions]
     assert not calls
     monkeypatch.undo()
-    monkeypatch.setattr(heuristic_module, "NATIVE", None)
+    monkeypatch.setattr(native_module, "NATIVE", None)
     python = [heuristic_module.HeuristicPolicy(g).act(o, m, rng) for g, o, m in decisions]
     assert python == compiled and len(set(compiled)) > 10
 

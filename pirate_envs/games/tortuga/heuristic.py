@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
+from pirate_envs.core.native import twin_decides
 from pirate_envs.core.policy import legal_indices
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
@@ -170,14 +170,8 @@ class HeuristicPolicy:
 
     # --- policy ----------------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        if NATIVE is not None:
-            try:
-                action = NATIVE.tor_act(observation, action_mask, self.native_spec)
-            except FALLBACK_ERRORS:
-                action = None  # an input the twin does not take (a float64 vector, an int64 mask): Python decides
-            if action is not None:
-                return action
-        return self.act_python(observation, action_mask, rng)
+        action = twin_decides("tor_act", observation, action_mask, self.native_spec)
+        return self.act_python(observation, action_mask, rng) if action is None else action
 
     def act_python(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         """:meth:`act` in Python alone: the reference of the compiled twin (and its random pick)."""
