@@ -1272,6 +1272,8 @@ fail:
 PyObject *dmd_act(PyObject *self, PyObject *args);
 PyObject *dmd_features(PyObject *self, PyObject *args);
 PyObject *tor_act(PyObject *self, PyObject *args);
+PyObject *potsm_act(PyObject *self, PyObject *args);
+PyObject *potsm_features(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"dmd_encode", dmd_encode, METH_VARARGS,
@@ -1292,6 +1294,16 @@ static PyMethodDef methods[] = {
     {"tor_act", tor_act, METH_VARARGS,
      "tor_act(obs, mask, spec): Tortuga 1667's heuristic bot's action from its observation and mask, None "
      "where it picks at random (the twin of HeuristicPolicy.act)."},
+    {"potsm_act", potsm_act, METH_VARARGS,
+     "potsm_act(obs, mask, spec, scores): Pirates of the Spanish Main's heuristic bot's action from its "
+     "observation and mask: an action, the tuple of tied best actions (the caller draws one as the Python bot "
+     "does), or None where a score lies too near the tie threshold to decide (the twin of HeuristicPolicy.act); "
+     "``scores``, a float64 vector per action or None, receives the legal actions' scores."},
+    {"potsm_features", potsm_features, METH_VARARGS,
+     "potsm_features(out, obs, mask, rules_spec, n, layout): Pirates of the Spanish Main's action features "
+     "written into the zero-filled float32 (actions, 9 * channels) matrix ``out``; ``layout`` is "
+     "action_features._twin_layout(n) (the observation size, the starts of the fields read, the float64 table of "
+     "channels 2..5) (the twin of action_features_python)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,10 +20,14 @@ legal action, a ``9 x CHANNELS`` block, one row per ship (``K = 8 + (n - 1)`` ch
 Repair (PSM-513) resolves the adventure on the repaired line; Pass, Pass-and-discard, accusations and
 Fog keep the line. The accusation's discard (PSM-1051) has an all-zero block: it moves nothing.
 
-Speed: actions that leave the same line share one block. The distinct lines are found as the
-heuristic's interned permutations (no line is built twice), each adventure is resolved in Python, and
-the channels of all blocks are then computed at once with numpy from precomputed tables, in the same
-float64 arithmetic as the plain per-ship formulas above, so the float32 features are bit-for-bit those.
+The features have a compiled twin (``potsm_features`` in ``pirate_envs/_native_features_potsm.c``) that
+:func:`action_features` calls; :func:`action_features_python` stays the reference and the fallback.
+
+Speed of the Python code: actions that leave the same line share one block. The distinct lines are
+found as the heuristic's interned permutations (no line is built twice), each adventure is resolved in
+Python, and the channels of all blocks are then computed at once with numpy from precomputed tables, in
+the same float64 arithmetic as the plain per-ship formulas above, so the float32 features are
+bit-for-bit those.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from bisect import bisect_left
 
 import numpy as np
 
+from pirate_envs.core.native import FALLBACK_ERRORS, NATIVE
 from pirate_envs.games.potsm.actions import (
     ACCUSE_BASE,
     ACCUSE_DISCARD_BASE,
@@ -39,8 +44,15 @@ from pirate_envs.games.potsm.actions import (
     REPAIR_ACTION,
 )
 from pirate_envs.games.potsm.cards import NATION_OF_SHIP, NUM_SHIPS
-from pirate_envs.games.potsm.heuristic import DECK_MIX, PERMUTATION_GETTERS, RESOLVERS, Resolver, move_keys
-from pirate_envs.games.potsm.observation import field_slices
+from pirate_envs.games.potsm.heuristic import (
+    DECK_MIX,
+    PERMUTATION_GETTERS,
+    RESOLVERS,
+    Resolver,
+    move_keys,
+    native_rules_spec,
+)
+from pirate_envs.games.potsm.observation import field_slices, observation_size
 
 BASE_CHANNELS = 8
 
@@ -96,6 +108,37 @@ def _field_starts(num_players: int) -> dict[str, int]:
     if starts is None:
         starts = _SLICES[num_players] = {name: sl.start for name, sl in field_slices(num_players).items()}
     return starts
+
+
+_RULES_SPEC = native_rules_spec()
+_LAYOUTS: dict[int, tuple] = {}  # num_players -> the compiled twin's layout argument
+
+
+def _twin_layout(num_players: int) -> tuple:
+    """What ``potsm_features`` reads besides the rules: the observation size, the starts of the fields it
+    reads and the float64 table of channels 2..5 (read, not rebuilt, so its doubles are these)."""
+    layout = _LAYOUTS.get(num_players)
+    if layout is None:
+        st = _field_starts(num_players)
+        fields = ("ship_position", "ship_damaged", "ship_fame", "ship_revealed_owner", "current_adventure")
+        layout = _LAYOUTS[num_players] = (
+            observation_size(num_players),
+            *(st[name] for name in fields),
+            np.ascontiguousarray(_CHANNELS_2_TO_5),
+        )
+    return layout
+
+
+def action_features(observation: np.ndarray, action_mask: np.ndarray, num_players: int) -> np.ndarray:
+    """``(num_actions, 9 * K)`` float32; rows of illegal actions are zero. See the module docstring."""
+    if NATIVE is not None:
+        out = np.zeros((np.shape(action_mask)[0], feature_size(num_players)), dtype=np.float32)
+        try:
+            NATIVE.potsm_features(out, observation, action_mask, _RULES_SPEC, num_players, _twin_layout(num_players))
+            return out
+        except FALLBACK_ERRORS:
+            pass  # an input the twin does not take (a float64 vector, an int64 mask, an odd line): the Python code
+    return action_features_python(observation, action_mask, num_players)
 
 
 def _decode_line(o: list[float], start: int) -> list[int] | None:
@@ -186,8 +229,8 @@ def _move_groups(moves: list[int], line: list[int], damaged: list[int], lines: l
     return [group_of[key] for key in keys]
 
 
-def action_features(observation: np.ndarray, action_mask: np.ndarray, num_players: int) -> np.ndarray:
-    """``(num_actions, 9 * K)`` float32; rows of illegal actions are zero. See the module docstring."""
+def action_features_python(observation: np.ndarray, action_mask: np.ndarray, num_players: int) -> np.ndarray:
+    """:func:`action_features` in Python alone: the reference of the compiled twin."""
     n = num_players
     k = num_channels(n)
     mask = np.asarray(action_mask)

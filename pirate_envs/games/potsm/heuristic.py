@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from pirate_envs.core.native import twin_decides
 from pirate_envs.games.potsm.actions import (
     ACCUSE_BASE,
     ACCUSE_DISCARD_BASE,
@@ -56,15 +57,18 @@ from pirate_envs.games.potsm.actions import (
 )
 from pirate_envs.games.potsm.cards import (
     ADVENTURE_COUNTS,
+    ALLIANCE_DISTANCE,
     CURSED_SHIP,
     CURSED_SHIP_POSITIONS,
     CURSED_TREASURE,
     ENGLISH_ATTACK,
     ENGLISH_LOOT,
     FRONT_AWARDS,
+    FULL_SPEED_DISTANCE,
     GHOST_SHIP,
     MAELSTROM,
     MUTINY,
+    NATION_MOVE_DISTANCE,
     NATION_OF_SHIP,
     NUM_ADVENTURE_CARDS,
     NUM_ADVENTURE_TYPES,
@@ -356,6 +360,60 @@ def _resolvers() -> tuple[Resolver, ...]:
 
 RESOLVERS = _resolvers()
 
+# The same resolvers as a table for the compiled twins (_native_potsm.h, K_* kinds): per adventure type the
+# bytes (kind, p1, p2, p3, places low byte, places high byte), places as a bit mask of positions.
+_KIND = {"damage_last": 0, "award_at": 1, "award_front": 2, "damage_at": 3, "ghost_ship": 4, "volcano": 5}
+_KIND.update({"cursed_ship": 6, "mutiny": 7, "attack": 8, "loot": 9})
+
+
+def _places(places: Sequence[int]) -> int:
+    return sum(1 << p for p in places)
+
+
+def _resolver_table() -> bytes:
+    rows: dict[int, tuple[int, int, int, int, int]] = {STORM_AHEAD: (_KIND["damage_last"], 2, 0, 0, 0)}
+    rows[MAELSTROM] = (_KIND["damage_last"], 1, 0, 0, 0)
+    rows.update({t: (_KIND["award_at"], 0, 0, 0, _places(places)) for t, places in AWARD_AT.items()})
+    rows.update({t: (_KIND["award_front"], k, a, int(t == CURSED_TREASURE), 0) for t, (k, a) in AWARD_FRONT.items()})
+    rows.update({t: (_KIND["damage_at"], 0, 0, 0, _places(places)) for t, places in DAMAGE_AT.items()})
+    rows[GHOST_SHIP] = (_KIND["ghost_ship"], 0, 0, 0, _places(POSITION_DAMAGE[GHOST_SHIP]))
+    rows[VOLCANO] = (_KIND["volcano"], 0, 0, 0, 0)
+    rows[CURSED_SHIP] = (_KIND["cursed_ship"], 0, 0, 0, _places(CURSED_SHIP_POSITIONS))
+    rows[MUTINY] = (_KIND["mutiny"], 0, 0, 0, 0)
+    rows.update({ATTACK_FIRST + x: (_KIND["attack"], x, 0, 0, 0) for x in range(3)})
+    rows.update({LOOT_FIRST + x: (_KIND["loot"], x, 0, 0, 0) for x in range(3)})
+    assert sorted(rows) == list(range(NUM_ADVENTURE_TYPES))
+    return bytes(b for t in range(NUM_ADVENTURE_TYPES) for b in (*rows[t][:4], rows[t][4] & 255, rows[t][4] >> 8))
+
+
+# line_after_move moves single ships and pairs by these distances (one per kind of card)
+assert FULL_SPEED_DISTANCE == 6 and ALLIANCE_DISTANCE == 3
+
+
+def native_rules_spec() -> tuple:
+    """The rules the compiled twins read (the order of ``R_*`` in pirate_envs/_native_potsm.h): the action
+    blocks, the move distances, the resolver table and the nation of each ship."""
+    return (
+        FULL_SPEED,
+        LOST_AT_SEA,
+        ALLIANCE,
+        RIP,
+        ADVANCE,
+        RETREAT,
+        SABOTAGE,
+        FOG,
+        REPAIR,
+        PASS,
+        PASS_DISCARD,
+        ACCUSE_DISCARD,
+        ACCUSE,
+        FULL_SPEED_DISTANCE,
+        ALLIANCE_DISTANCE,
+        NATION_MOVE_DISTANCE,
+        _resolver_table(),
+        bytes(NATION),
+    )
+
 
 def resolve_adventure(
     card: int, line: Sequence[int], damaged: list[int], fame: list[float], unrevealed: list[bool]
@@ -534,12 +592,60 @@ class HeuristicPolicy:
             ]
             for j in range(9)
         ]
+        self.native_spec = self._native_spec(game)
 
     def __repr__(self) -> str:
         return f"HeuristicPolicy(num_players={self.num_players})"
 
+    def _native_spec(self, game: Any) -> tuple:
+        """The offsets, parameters and tables of the compiled twin (the order of ``P_*`` in
+        pirate_envs/_native_bots_potsm.c)."""
+        st = self._start
+        p = self.params
+        params = (
+            self.opponent_weight, self.leader_weight, p["horizon"], p["next_weight"], p["damage_cost"],
+            p["fog_keep"], p["accuse_scale"], p["accuse_cost"], p["accuse_card_cost"], p["card_cost"],
+            *self._tally_weights,
+        )  # fmt: skip
+        tables = [
+            x
+            for t in range(NUM_ADVENTURE_TYPES)
+            for x in (*GAIN_POS[t], *GAIN_RANK[t], *DAMAGE_POS[t][0], *DAMAGE_POS[t][1], *DAMAGE_POS[t][2],
+                      *DAMAGE_FRONT[t], *DAMAGE_BACK[t], *LOSS_POS[t])
+        ]  # fmt: skip
+        gp, gr, dp, df, db, lp = DECK_MIX
+        tables += [*gp, *gr, *dp[0], *dp[1], *dp[2], *df, *db, *lp, *map(float, ADVENTURE_COUNTS), *CARD_KEEP_VALUE]
+        return (
+            game.observation_size,
+            self.num_players,
+            game.num_actions,
+            int(self.hand_variant),
+            int(self.upcoming_variant),
+            self.sinkhorn_iterations,
+            *(st[name] for name in ("my_pirates", "ship_position", "ship_damaged", "ship_fame", "ship_revealed_owner")),
+            *(st[name] for name in ("ship_not_owner", "claimed_fame", "current_adventure", "upcoming_adventures")),
+            *(st[name] for name in ("adventure_deck_size", "move_tally", "accusation_tally")),
+            self.pirates_each,
+            self.unused_pirates,
+            NUM_ADVENTURE_CARDS,
+            FOG_TYPE,
+            native_rules_spec(),
+            np.array(params, dtype=np.float64).tobytes(),
+            np.array(tables, dtype=np.float64).tobytes(),
+            bytes(MOVE_TYPE_OF_ACTION[a] for a in range(FOG)),
+        )
+
     # --- the decision -------------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        choice = twin_decides("potsm_act", observation, action_mask, self.native_spec, None)
+        if choice is None:
+            return self.act_python(observation, action_mask, rng)
+        if isinstance(choice, tuple):  # tied best actions: the same draw as act_python's
+            return choice[int(rng.integers(len(choice)))]
+        return choice
+
+    def act_python(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """:meth:`act` in Python alone: the reference of the compiled twin, and its fallback."""
         legal = np.flatnonzero(action_mask).tolist()
         if not legal:
             raise ValueError("the action mask allows no action: this seat is not to act")

@@ -1,0 +1,216 @@
+/* The compiled twin of Pirates of the Spanish Main's per-action features (part of pirate_envs._native, optional).
+ *
+ * potsm_features(out, obs, mask, rules_spec, n, layout): the twin of
+ *     pirate_envs.games.potsm.action_features.action_features_python, written into the zero-filled float32
+ *     (actions, 9 * K) matrix ``out`` (K = 8 + n - 1 channels per ship), read from the seat's observation
+ *     vector and action mask alone.
+ *
+ * ``rules_spec`` is heuristic.native_rules_spec() (see _native_potsm.h); ``layout`` is the tuple
+ * action_features._twin_layout(n) builds once per player count: the observation size, the starts of the
+ * fields read (ship_position, ship_damaged, ship_fame, ship_revealed_owner, current_adventure) and, last,
+ * the float64 table of channels 2..5 (_CHANNELS_2_TO_5, C-contiguous), which is read rather than rebuilt so
+ * that its doubles are the Python ones. Every float32 is the cast of the double the Python code computes
+ * with the same operations, so the features agree bit for bit (tests/test_native_features_potsm.py).
+ *
+ * The Python code finds each distinct resulting line once; here every legal action gets its own block,
+ * which is cheap enough in C and gives the same values. An observation the twin does not expect (a
+ * ship_position field that is not a permutation by argmax, NaN or infinite values in the fields read)
+ * raises ValueError, and the caller then runs the Python code, which does whatever it does with it.
+ */
+#include "_native_potsm.h"
+
+enum { L_SIZE, L_POSITION, L_DAMAGED, L_FAME, L_REVEALED, L_CURRENT, L_INTS, L_TABLE = L_INTS, L_COUNT };
+
+#define PF_BASE 8     /* channels before the accusation ones */
+#define PF_MAX_N 16   /* sanity bound on the player count */
+#define PF_TABLE_LEN ((1 << PS_SHIPS) * PS_SHIPS * 3 * 2 * 4) /* (damage pattern, position, nation, has fame, 2..5) */
+
+typedef struct {
+    const PotsmRules *r;
+    const double *table;
+    int card; /* the current adventure, -1 when none is face up */
+    int line[PS_SHIPS], position[PS_SHIPS], damaged[PS_SHIPS], unrevealed[PS_SHIPS];
+    double fame[PS_SHIPS];
+    long k; /* channels per ship */
+} Features;
+
+/* _read: the line (argmax of every ship's one-hot, as _decode_line and _decode_line_any both give it when it
+ * is a permutation), damage, fame, the current adventure and the unrevealed flags. */
+static int read_fields(Features *f, const float *o, const long *lay, long n) {
+    int taken[PS_SHIPS] = {0};
+    for (int s = 0; s < PS_SHIPS; s++) {
+        const float *row = o + lay[L_POSITION] + PS_SHIPS * s;
+        int best = 0;
+        for (int p = 0; p < PS_SHIPS; p++) {
+            if (isnan(row[p])) goto unexpected;
+            if (row[p] > row[best]) best = p;
+        }
+        if (taken[best]++) goto unexpected;
+        f->line[best] = s;
+        f->position[s] = best;
+    }
+    for (int s = 0; s < PS_SHIPS; s++) {
+        float d = o[lay[L_DAMAGED] + s], fame = o[lay[L_FAME] + s];
+        if (isnan(d) || !isfinite(fame)) goto unexpected;
+        f->damaged[s] = d > 0.5f;
+        f->fame[s] = (double)fame;
+        const float *owner = o + lay[L_REVEALED] + n * s;
+        float top = owner[0];
+        for (long i = 0; i < n; i++) {
+            if (isnan(owner[i])) goto unexpected;
+            if (owner[i] > top) top = owner[i];
+        }
+        f->unrevealed[s] = top < 0.5f;
+    }
+    const float *current = o + lay[L_CURRENT];
+    int best = 0;
+    for (int t = 0; t < PS_TYPES; t++) {
+        if (isnan(current[t])) goto unexpected;
+        if (current[t] > current[best]) best = t;
+    }
+    f->card = current[best] > 0.5f ? best : -1;
+    return 0;
+unexpected:
+    PyErr_SetString(PyExc_ValueError, "potsm_features: an observation the twin does not read (the Python code does)");
+    return -1;
+}
+
+/* The channels 0..6 of the block of an action that leaves ``line`` with damage ``damaged`` before the
+ * adventure (_blocks); ``fog_row`` also gets channel 7, the adventure on the unchanged line, and keeps the
+ * line's damage and fame as they are (Fog, PSM-637: the adventure stays ahead). */
+static void write_block(const Features *f, const int *line, const int *damaged, int fog, float *row) {
+    double delta[PS_SHIPS];
+    int after[PS_SHIPS], position[PS_SHIPS], pattern = 0;
+    if (f->card >= 0) potsm_resolve(f->r, f->card, line, damaged, f->fame, f->unrevealed, delta, after);
+    else
+        for (int s = 0; s < PS_SHIPS; s++) {
+            delta[s] = 0.0;
+            after[s] = damaged[s];
+        }
+    if (fog) {
+        for (int s = 0; s < PS_SHIPS; s++) row[s * f->k + 7] = (float)delta[s];
+        for (int s = 0; s < PS_SHIPS; s++) {
+            delta[s] = 0.0;
+            after[s] = damaged[s];
+        }
+    }
+    for (int p = 0; p < PS_SHIPS; p++) position[line[p]] = p;
+    for (int s = 0; s < PS_SHIPS; s++) pattern += after[s] << position[s];
+    for (int s = 0; s < PS_SHIPS; s++) {
+        float *ship = row + s * f->k;
+        const int has_fame = f->fame[s] + delta[s] >= 1.0;
+        const double *t = f->table + ((((long)pattern * PS_SHIPS + position[s]) * 3 + f->r->nation[s]) * 2 + has_fame) * 4;
+        ship[0] = (float)delta[s];
+        ship[1] = (float)after[s];
+        for (int c = 0; c < 4; c++) ship[2 + c] = (float)t[c];
+        ship[6] = (float)((double)(position[s] - f->position[s]) / 9.0);
+    }
+}
+
+/* The action blocks in the order and sizes potsm_after_move and the loop below index by. */
+static int blocks_as_expected(const long *sp) {
+    return sp[R_FULL_SPEED] == 0 && sp[R_LOST_AT_SEA] == sp[R_FULL_SPEED] + PS_SHIPS &&
+           sp[R_ALLIANCE] == sp[R_LOST_AT_SEA] + PS_SHIPS && sp[R_RIP] == sp[R_ALLIANCE] + PS_SHIPS - 1 &&
+           sp[R_ADVANCE] == sp[R_RIP] + PS_SHIPS - 1 && sp[R_RETREAT] == sp[R_ADVANCE] + 3 &&
+           sp[R_SABOTAGE] == sp[R_RETREAT] + 3 && sp[R_FOG] == sp[R_SABOTAGE] + PS_SHIPS && sp[R_REPAIR] == sp[R_FOG] + 1 &&
+           sp[R_ACCUSE_DISCARD] > sp[R_REPAIR] && sp[R_ACCUSE] > sp[R_ACCUSE_DISCARD];
+}
+
+static int take_layout(PyObject *layout, long *lay, Py_buffer *table, long n) {
+    if (twin_spec_ints(layout, L_COUNT, L_INTS, lay, "potsm_features") < 0) return -1;
+    const long size = lay[L_SIZE];
+    if (lay[L_POSITION] < 0 || lay[L_POSITION] + PS_SHIPS * PS_SHIPS > size || lay[L_DAMAGED] < 0 ||
+        lay[L_DAMAGED] + PS_SHIPS > size || lay[L_FAME] < 0 || lay[L_FAME] + PS_SHIPS > size || lay[L_REVEALED] < 0 ||
+        lay[L_REVEALED] + PS_SHIPS * n > size || lay[L_CURRENT] < 0 || lay[L_CURRENT] + PS_TYPES > size) {
+        PyErr_SetString(PyExc_ValueError, "potsm_features: a field outside the observation");
+        return -1;
+    }
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(layout, L_TABLE), table, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (table->format == NULL || strcmp(table->format, "d") != 0 || table->len != (Py_ssize_t)(PF_TABLE_LEN * sizeof(double))) {
+        PyBuffer_Release(table);
+        PyErr_SetString(PyExc_TypeError, "potsm_features: the channel table must be float64 (512, 9, 3, 2, 4)");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *potsm_features(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *out_obj, *obs_obj, *mask_obj, *spec, *layout;
+    long n;
+    if (!PyArg_ParseTuple(args, "OOOOlO", &out_obj, &obs_obj, &mask_obj, &spec, &n, &layout)) return NULL;
+    PotsmRules rules;
+    if (potsm_rules(spec, &rules, "potsm_features") < 0) return NULL;
+    const long *sp = rules.sp;
+    if (!blocks_as_expected(sp)) {
+        PyErr_SetString(PyExc_ValueError, "potsm_features: the rules spec's action blocks are not the ones the twin reads");
+        return NULL;
+    }
+    if (n < 2 || n > PF_MAX_N) {
+        PyErr_SetString(PyExc_ValueError, "potsm_features: a player count outside 2..16");
+        return NULL;
+    }
+    const long k = PF_BASE + n - 1, num_actions = sp[R_ACCUSE] + PS_SHIPS * (n - 1);
+    long lay[L_INTS];
+    Py_buffer table, out, buf, mbuf;
+    if (take_layout(layout, lay, &table, n) < 0) return NULL;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    if (out.format == NULL || strcmp(out.format, "f") != 0 || out.ndim != 2 || out.shape[0] != num_actions ||
+        out.shape[1] != PS_SHIPS * k) {
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_TypeError, "potsm_features: out must be the float32 (actions, 9 * channels) matrix");
+        return NULL;
+    }
+    if (twin_obs_and_mask(obs_obj, mask_obj, lay[L_SIZE], num_actions, &buf, &mbuf, "potsm_features") < 0) {
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    const unsigned char *mask = (const unsigned char *)mbuf.buf;
+    float *rows = (float *)out.buf;
+    Features f = {.r = &rules, .table = (const double *)table.buf, .k = k};
+    int repaired[PS_SHIPS] = {0}, new_line[PS_SHIPS], new_damaged[PS_SHIPS];
+    long first = -1, last = -1;
+    if (buf.ndim != 1 || mbuf.ndim != 1) {
+        PyErr_SetString(PyExc_ValueError, "potsm_features: the observation and the mask must be vectors");
+        goto done;
+    }
+    for (long a = 0; a < num_actions; a++) {
+        if (!mask[a]) continue;
+        if (first < 0) first = a;
+        last = a;
+    }
+    if (first < 0 || (first >= sp[R_ACCUSE_DISCARD] && last < sp[R_ACCUSE])) goto written; /* nothing moves */
+    if (read_fields(&f, (const float *)buf.buf, lay, n) < 0) goto done;
+    for (long a = first; a <= last; a++) {
+        if (!mask[a]) continue;
+        float *row = rows + a * PS_SHIPS * k;
+        if (a < sp[R_FOG]) {
+            potsm_after_move(&rules, (int)a, f.line, f.damaged, new_line, new_damaged);
+            write_block(&f, new_line, new_damaged, 0, row);
+        } else if (a == sp[R_FOG]) {
+            write_block(&f, f.line, f.damaged, 1, row);
+        } else if (a == sp[R_REPAIR]) { /* PSM-513: the adventure meets the repaired line */
+            write_block(&f, f.line, repaired, 0, row);
+        } else if (a < sp[R_ACCUSE_DISCARD]) { /* Pass, Pass-and-discard */
+            write_block(&f, f.line, f.damaged, 0, row);
+        } else if (a >= sp[R_ACCUSE]) { /* PSM-515: the line stays; the accused row gets what a right guess takes */
+            const long index = a - sp[R_ACCUSE], ship = index % PS_SHIPS;
+            write_block(&f, f.line, f.damaged, 0, row);
+            row[ship * k + PF_BASE + index / PS_SHIPS] = (float)ceil(f.fame[ship] / 2.0);
+        } /* the accusation's discard (PSM-1051) moves nothing: its row stays zero */
+    }
+written:
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&mbuf);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&table);
+    return result;
+}
