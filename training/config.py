@@ -174,6 +174,13 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "action_embed": Field(
             int, 0, "with action_features: size of a learned feature embedding (0: the bilinear score alone)", minimum=0
         ),
+        "features_in_policy": Field(
+            bool,
+            False,
+            "with action_features: the policy computes the features from the plain observation and the action "
+            "mask (the same network and numbers; rows of the observation size travel and are stored instead of "
+            "observation + features)",
+        ),
     },
     "imitation": {
         "games": Field(int, 0, "teacher games cloned into the network before PPO (0: no warm start)", minimum=0),
@@ -553,7 +560,12 @@ def _check_game(config: dict[str, Any], fail: Callable) -> Any:
         raise fail(
             "env.seat", f"must be in [0, {game.num_players}) for {game.num_players} players or 'random'; got {seat}"
         )
-    if config.get("network", {}).get("action_features") and not game.action_feature_size:
+    network = config.get("network", {})
+    if network.get("features_in_policy") and not network.get("action_features"):
+        raise fail(
+            "network.features_in_policy", "needs network.action_features: true (it says where they are computed)"
+        )
+    if network.get("action_features") and not game.action_feature_size:
         raise fail(
             "network.action_features",
             f"{env['id']} has no per-action features; games with them: {', '.join(feature_env_ids())}",

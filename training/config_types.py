@@ -173,6 +173,13 @@ class NetworkConfig:
             "allowed": "an integer >= 0",
         },
     )
+    features_in_policy: bool = field(
+        default=False,
+        metadata={
+            "help": "with action_features: the policy computes the features from the plain observation and the action mask (the same network and numbers; rows of the observation size travel and are stored instead of observation + features)",
+            "allowed": "true or false",
+        },
+    )
 
 
 @dataclass

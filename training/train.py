@@ -143,6 +143,12 @@ def _checkpoint_to_resume(config: TrainConfig, run_dir: Path) -> tuple[Path, dic
 
 
 # --- envs and model -------------------------------------------------------------------------------
+def appended_action_features(config: TrainConfig) -> bool:
+    """Whether the envs append the per-action features to each observation (``network.action_features``),
+    rather than the policy computing them from the observation and the mask (``network.features_in_policy``)."""
+    return config.network.action_features and not config.network.features_in_policy
+
+
 def make_training_env(
     env_id: str, seat: Any, opponents: Any, options: dict[str, Any], single_thread: bool, action_features: bool = False
 ):
@@ -175,7 +181,7 @@ def build_vec_env(config: TrainConfig, opponents: Any):
         env.seat,
         opponents,
         dict(env.options),
-        action_features=config.network.action_features,
+        action_features=appended_action_features(config),
     )
     in_subprocess = vec.kind in ("subproc", "batched")
     fns = [functools.partial(factory, single_thread=in_subprocess)] * vec.n_envs
@@ -245,6 +251,7 @@ def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
             game_options=dict(config.env.options),
             embed_dim=net.action_embed,
             signed_log=net.features == "signed_log",
+            features_from_mask=net.features_in_policy,
         )
     elif net.features == "signed_log":
         policy_kwargs["features_extractor_class"] = signed_log_features_class()
@@ -279,6 +286,12 @@ def new_state(config: TrainConfig) -> dict[str, Any]:
     }
 
 
+def network_input_shape(policy: Any) -> tuple[int, ...]:
+    """The shape of the rows the network reads: with per-action features those follow the observation,
+    whether the envs appended them or the policy computes them (``network.features_in_policy``)."""
+    return tuple(getattr(policy, "input_shape", policy.observation_space.shape))
+
+
 def load_initial_weights(model: Any, path: str) -> None:
     """Copy the policy weights of the MaskablePPO zip at ``path`` into ``model`` (``run.init_from``)."""
     from sb3_contrib import MaskablePPO
@@ -296,7 +309,10 @@ def load_initial_weights(model: Any, path: str) -> None:
             f"run.init_from: {path!r} was trained with network.action_features={str(had).lower()}; "
             f"set network.action_features: {str(had).lower()} to start from it"
         )
-    if source.observation_space.shape != model.observation_space.shape or source.action_space != model.action_space:
+    if (
+        network_input_shape(source.policy) != network_input_shape(model.policy)
+        or source.action_space != model.action_space
+    ):
         raise ConfigError(
             f"run.init_from: {path!r} was trained for observations {source.observation_space.shape} and "
             f"{source.action_space}; this run has {model.observation_space.shape} and {model.action_space}"
@@ -353,7 +369,7 @@ def warm_start(config: TrainConfig, model: Any) -> dict[str, float]:
         seed=config.run.seed,
         others=cfg.others,
         workers=cfg.workers,
-        action_features=config.network.action_features,
+        action_features=appended_action_features(config),
     )
     fit_threads = config.run.update_threads or config.run.torch_threads
     say(f"imitation: fitting {len(data):,} teacher decisions for {cfg.epochs} epochs ({fit_threads} torch threads)")

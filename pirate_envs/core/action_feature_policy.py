@@ -12,6 +12,13 @@ vector again:
   the interactions a linear form misses;
 - the critic sees the observation part only.
 
+With ``features_from_mask=True`` (``network.features_in_policy``) the envs give the plain observation and
+the policy computes the features itself, from each row and its action mask (MaskablePPO hands the mask
+to every forward pass: ``forward``, ``evaluate_actions``, ``get_distribution``), and joins them to the row
+before the same network: the same numbers, while rows of the observation's size, not observation +
+features (potsm: 637 floats, not 10,834), are sent by the env workers, stored in the rollout buffer and
+gathered into minibatches.
+
 It is a ``MaskableActorCriticPolicy``, so sb3-contrib's ``MaskablePPO`` trains, saves and loads it
 like any other; the checkpoint records the game (``env_id``, ``game_options``) so that a
 :class:`~pirate_envs.core.checkpoint_policy.NetworkPolicy` can rebuild the features from a seat's
@@ -25,9 +32,10 @@ from typing import Any
 
 import numpy as np
 import torch
+from gymnasium import spaces
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import MlpExtractor
+from stable_baselines3.common.torch_layers import FlattenExtractor, MlpExtractor
 from torch import nn
 
 
@@ -107,6 +115,7 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         game_options: dict[str, Any],
         embed_dim: int = 0,
         signed_log: bool = True,
+        features_from_mask: bool = False,
         **kwargs: Any,
     ) -> None:
         from pirate_envs.core.registry import game_class
@@ -114,19 +123,24 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         game = game_class(env_id)(**game_options)
         if not game.action_feature_size:
             raise ValueError(f"ActionFeaturePolicy: {env_id} defines no per-action features")
-        expected = (game.augmented_observation_size,)
+        expected = (game.observation_size if features_from_mask else game.augmented_observation_size,)
         if tuple(observation_space.shape) != expected or int(action_space.n) != game.num_actions:
+            made_by = "make_gym(...)" if features_from_mask else "make_gym(..., action_features=True)"
             raise ValueError(
                 f"ActionFeaturePolicy: {env_id} {game_options} needs observations of shape {expected} "
-                f"(make_gym(..., action_features=True)) and {game.num_actions} actions; got "
-                f"{tuple(observation_space.shape)} and {action_space}"
+                f"({made_by}) and {game.num_actions} actions; got {tuple(observation_space.shape)} and {action_space}"
             )
         self.env_id = env_id
         self.game_options = dict(game_options)
         self.game = game
         self.embed_dim = int(embed_dim)
         self.signed_log = bool(signed_log)
+        self.features_from_mask = bool(features_from_mask)
+        self.input_shape = (game.augmented_observation_size,)  # the rows the network reads, either way
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
+        if self.features_from_mask:  # the features extractor flattens the joined rows
+            self.features_extractor = FlattenExtractor(spaces.Box(-np.inf, np.inf, self.input_shape, np.float32))
+            self.pi_features_extractor = self.vf_features_extractor = self.features_extractor
 
     def _build_mlp_extractor(self) -> None:
         game = self.game
@@ -152,7 +166,39 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         data.update(
             env_id=self.env_id, game_options=self.game_options, embed_dim=self.embed_dim, signed_log=self.signed_log
         )
+        if self.features_from_mask:  # absent from the checkpoints made before it, whose default it keeps
+            data["features_from_mask"] = True
         return data
+
+    # --- features_from_mask: the rows the network reads, built from the observations and their masks ---
+    def _joined(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
+        if not self.features_from_mask:
+            return obs
+        if action_masks is None:
+            raise ValueError(
+                "ActionFeaturePolicy(features_from_mask=True) computes the action features from the action "
+                "mask: pass action_masks (MaskablePPO does at every step; model.predict(obs, action_masks=...))"
+            )
+        observations = obs.detach().cpu().numpy().reshape(len(obs), -1)
+        masks = action_masks.cpu().numpy() if isinstance(action_masks, torch.Tensor) else np.asarray(action_masks)
+        masks = masks.reshape(len(observations), -1).astype(bool)  # the rollout buffer keeps them as floats
+        rows = np.zeros((len(observations), self.input_shape[0]), dtype=np.float32)
+        base = observations.shape[1]
+        rows[:, :base] = observations
+        game = self.game
+        shape = (game.num_actions, game.action_feature_size)
+        for row, observation, mask in zip(rows, observations, masks, strict=True):
+            game.write_action_features(row[base:].reshape(shape), observation, mask)
+        return torch.as_tensor(rows, device=obs.device)
+
+    def forward(self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None) -> Any:
+        return super().forward(self._joined(obs, action_masks), deterministic, action_masks)
+
+    def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None) -> Any:
+        return super().evaluate_actions(self._joined(obs, action_masks), actions, action_masks)
+
+    def get_distribution(self, obs: torch.Tensor, action_masks: Any = None) -> Any:
+        return super().get_distribution(self._joined(obs, action_masks), action_masks)
 
     def augment(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """A seat's plain observation and mask -> this network's input."""

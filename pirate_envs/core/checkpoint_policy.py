@@ -51,7 +51,10 @@ class NetworkPolicy:
         self.name = name
         self.num_actions: int = int(network.action_space.n)
         self._layers, self._input_transform = _numpy_actor(network)
-        self._flat_size = int(np.prod(network.observation_space.shape))
+        # the rows the network reads (an action-feature network that computes its features from the mask
+        # still reads observation + features: ActionFeaturePolicy.input_shape)
+        self._input_shape = tuple(getattr(network, "input_shape", network.observation_space.shape))
+        self._flat_size = int(np.prod(self._input_shape))
         # An action-feature network (core/action_feature_policy.py) is given the seat's plain
         # observation and mask and builds its input itself.
         self._augment = getattr(network, "augment", None)
@@ -84,7 +87,7 @@ class NetworkPolicy:
 
         network = self.network
         with torch.no_grad():
-            tensor = torch.as_tensor(batch.reshape(-1, *network.observation_space.shape))
+            tensor = torch.as_tensor(batch.reshape(-1, *self._input_shape))
             features = network.pi_features_extractor(tensor)
             latent = network.mlp_extractor.forward_actor(features)
             logits = network.action_net(latent)

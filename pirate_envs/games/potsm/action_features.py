@@ -129,16 +129,24 @@ def _twin_layout(num_players: int) -> tuple:
     return layout
 
 
-def action_features(observation: np.ndarray, action_mask: np.ndarray, num_players: int) -> np.ndarray:
-    """``(num_actions, 9 * K)`` float32; rows of illegal actions are zero. See the module docstring."""
+def action_features(
+    observation: np.ndarray, action_mask: np.ndarray, num_players: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``(num_actions, 9 * K)`` float32; rows of illegal actions are zero. See the module docstring.
+    ``out``: a zero-filled C-contiguous float32 matrix of that shape to write them into (and return)."""
     if NATIVE is not None:
-        out = np.zeros((np.shape(action_mask)[0], feature_size(num_players)), dtype=np.float32)
+        if out is None:
+            out = np.zeros((np.shape(action_mask)[0], feature_size(num_players)), dtype=np.float32)
         try:
             NATIVE.potsm_features(out, observation, action_mask, _RULES_SPEC, num_players, _twin_layout(num_players))
             return out
         except FALLBACK_ERRORS:
             pass  # an input the twin does not take (a float64 vector, an int64 mask, an odd line): the Python code
-    return action_features_python(observation, action_mask, num_players)
+    features = action_features_python(observation, action_mask, num_players)
+    if out is None:
+        return features
+    out[...] = features
+    return out
 
 
 def _decode_line(o: list[float], start: int) -> list[int] | None:

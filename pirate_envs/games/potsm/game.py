@@ -176,6 +176,11 @@ class PotsmGame(Game):
 
         return action_features(observation, action_mask, self.num_players)
 
+    def write_action_features(self, out: np.ndarray, observation: np.ndarray, action_mask: np.ndarray) -> None:
+        from pirate_envs.games.potsm.action_features import action_features
+
+        action_features(observation, action_mask, self.num_players, out=out)
+
     def main_actions(self, available: list[int], revealed: list[int], damaged_by_position: list[int]) -> list[int]:
         """PSM-1040..1050, 1052: the sorted MAIN actions for these move cards, reveals and damage."""
         legal: list[int] = []
