@@ -32,10 +32,9 @@ from typing import Any
 
 import numpy as np
 import torch
-from gymnasium import spaces
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import FlattenExtractor, MlpExtractor
+from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
 
@@ -54,6 +53,7 @@ class ActionFeatureExtractor(nn.Module):
         self.latent_dim_pi = self.inner.latent_dim_pi
         self.latent_dim_vf = self.inner.latent_dim_vf
         self.action_features: torch.Tensor | None = None
+        self.given: torch.Tensor | None = None  # features_from_mask: the next batch's features, set by the policy
 
     def _base(self, features: torch.Tensor) -> torch.Tensor:
         base = features[:, : self.base_size]
@@ -63,7 +63,12 @@ class ActionFeatureExtractor(nn.Module):
         return self.forward_actor(features), self.forward_critic(features)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
-        self.action_features = features[:, self.base_size :].detach()  # inputs: no gradient needed
+        if features.shape[1] > self.base_size:  # observation + features (appended, or a NetworkPolicy's input)
+            self.action_features = features[:, self.base_size :].detach()  # inputs: no gradient needed
+        else:  # the plain observation: the policy computed this batch's features from its masks
+            if self.given is None or self.given.shape[0] != features.shape[0]:
+                raise RuntimeError("ActionFeatureExtractor: plain observations without their action features")
+            self.action_features, self.given = self.given, None
         return self.inner.forward_actor(self._base(features))
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
@@ -138,9 +143,6 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         self.features_from_mask = bool(features_from_mask)
         self.input_shape = (game.augmented_observation_size,)  # the rows the network reads, either way
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
-        if self.features_from_mask:  # the features extractor flattens the joined rows
-            self.features_extractor = FlattenExtractor(spaces.Box(-np.inf, np.inf, self.input_shape, np.float32))
-            self.pi_features_extractor = self.vf_features_extractor = self.features_extractor
 
     def _build_mlp_extractor(self) -> None:
         game = self.game
@@ -170,10 +172,12 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
             data["features_from_mask"] = True
         return data
 
-    # --- features_from_mask: the rows the network reads, built from the observations and their masks ---
+    # --- features_from_mask: the batch's features, computed from the observations and their masks ---
     def _joined(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
-        if not self.features_from_mask:
-            return obs
+        """``obs`` for the network; with ``features_from_mask`` its features are computed and handed to the
+        extractor (``given``) for the forward pass that follows."""
+        if not self.features_from_mask or obs.shape[1] > self.game.observation_size:
+            return obs  # rows that carry their features already (a NetworkPolicy's input)
         if action_masks is None:
             raise ValueError(
                 "ActionFeaturePolicy(features_from_mask=True) computes the action features from the action "
@@ -182,14 +186,12 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         observations = obs.detach().cpu().numpy().reshape(len(obs), -1)
         masks = action_masks.cpu().numpy() if isinstance(action_masks, torch.Tensor) else np.asarray(action_masks)
         masks = masks.reshape(len(observations), -1).astype(bool)  # the rollout buffer keeps them as floats
-        rows = np.zeros((len(observations), self.input_shape[0]), dtype=np.float32)
-        base = observations.shape[1]
-        rows[:, :base] = observations
         game = self.game
-        shape = (game.num_actions, game.action_feature_size)
-        for row, observation, mask in zip(rows, observations, masks, strict=True):
-            game.write_action_features(row[base:].reshape(shape), observation, mask)
-        return torch.as_tensor(rows, device=obs.device)
+        features = np.zeros((len(observations), game.num_actions, game.action_feature_size), dtype=np.float32)
+        for out, observation, mask in zip(features, observations, masks, strict=True):
+            game.write_action_features(out, observation, mask)
+        self.mlp_extractor.given = torch.as_tensor(features, device=obs.device)
+        return obs
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None) -> Any:
         return super().forward(self._joined(obs, action_masks), deterministic, action_masks)
