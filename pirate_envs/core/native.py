@@ -50,10 +50,11 @@ def twin_writes(name: str, buffer: object, state: object, seat: int, spec: tuple
     return True
 
 
-def twin_decides(name: str, *args: object) -> int | None:
-    """A compiled bot's action, ``pirate_envs._native.<name>(*args)``; None where the module is off, where
-    the twin refused its input (a float64 vector, an int64 mask) or where the Python bot would pick at
-    random: in each case the caller runs its Python bot."""
+def twin_decides(name: str, *args: object) -> int | tuple[int, ...] | None:
+    """A compiled bot's action, ``pirate_envs._native.<name>(*args)`` (potsm's twin answers a tie with the
+    tuple of tied actions, for the caller to draw from); None where the module is off, where the twin
+    refused its input (a float64 vector, an int64 mask) or where the Python bot would pick at random: in
+    each case the caller runs its Python bot."""
     if NATIVE is None:
         return None
     try:

@@ -26,6 +26,11 @@ adventure card has its own resolver (``RESOLVERS``), move actions are permutatio
 once (``POSITION_MOVE_IDS``, ``nation_move_id``) so every distinct line is scored once, the Sinkhorn fit is
 written out for 4 columns, and every sum keeps the plain version's order and its use of ``sum`` (compensated
 from Python 3.12 on) or ``+``.
+
+``HeuristicPolicy.act`` runs the compiled twin (``potsm_act`` in pirate_envs/_native_bots_potsm.c, with
+the rules shared with the action features' twin in _native_potsm.h, which ``native_rules_spec`` hands it):
+every score the same double, ties drawn here with the bot's rng. ``act_python`` stays the reference and
+the fallback (tests/test_native_bots_potsm.py).
 """
 
 from __future__ import annotations
