@@ -155,7 +155,7 @@ static int read_line(Pb *b) {
     return b->card < 0 ? -1 : 0;
 }
 
-/* _ownership, _prior_weights and sinkhorn4. */
+/* _ownership, _prior_weights and sinkhorn4 (``mine`` is read by all_scores first). */
 static void ownership(Pb *b) {
     const float *o = b->o;
     const long *sp = b->sp, n = b->n;
@@ -163,7 +163,6 @@ static void ownership(Pb *b) {
     double caps[4] = {(double)sp[P_UNUSED], 0.0, 0.0, 0.0};
     for (long k = 1; k < n; k++) caps[k] = (double)sp[P_PIRATES_EACH];
     for (int j = 0; j < PS_SHIPS; j++) {
-        b->mine[j] = o[sp[P_MY_PIRATES] + j] > 0.5f;
         b->unrevealed[j] = 1;
         for (int k = 0; k < 4; k++) b->prob[j][k] = 0.0;
     }

@@ -51,7 +51,7 @@ def test_the_envs_send_plain_observations_and_the_network_reads_the_same_rows():
         obs_b, obs_a = vec_b.reset(), vec_a.reset()
         masks = np.stack(vec_b.env_method("action_masks"))
         np.testing.assert_array_equal(obs_a[:, : game.observation_size], obs_b)
-        rows = in_policy.policy._joined(torch.as_tensor(obs_b), masks.astype(np.float32))
+        rows = in_policy.policy._give_features(torch.as_tensor(obs_b), masks.astype(np.float32))
         np.testing.assert_array_equal(rows.numpy(), obs_b)  # the network reads the plain rows ...
         given = in_policy.policy.mlp_extractor.given.numpy().reshape(len(obs_b), -1)
         np.testing.assert_array_equal(given, obs_a[:, game.observation_size :])  # ... and these features, bit for bit

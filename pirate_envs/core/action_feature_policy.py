@@ -14,10 +14,10 @@ vector again:
 
 With ``features_from_mask=True`` (``network.features_in_policy``) the envs give the plain observation and
 the policy computes the features itself, from each row and its action mask (MaskablePPO hands the mask
-to every forward pass: ``forward``, ``evaluate_actions``, ``get_distribution``), and joins them to the row
-before the same network: the same numbers, while rows of the observation's size, not observation +
-features (potsm: 637 floats, not 10,834), are sent by the env workers, stored in the rollout buffer and
-gathered into minibatches.
+to every forward pass: ``forward``, ``evaluate_actions``, ``get_distribution``), and hands them to the
+head as one ``(batch, actions, features)`` tensor: the same numbers, while rows of the observation's size,
+not observation + features (potsm: 637 floats, not 10,834), are sent by the env workers, stored in the
+rollout buffer and gathered into minibatches.
 
 It is a ``MaskableActorCriticPolicy``, so sb3-contrib's ``MaskablePPO`` trains, saves and loads it
 like any other; the checkpoint records the game (``env_id``, ``game_options``) so that a
@@ -173,7 +173,7 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         return data
 
     # --- features_from_mask: the batch's features, computed from the observations and their masks ---
-    def _joined(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
+    def _give_features(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
         """``obs`` for the network; with ``features_from_mask`` its features are computed and handed to the
         extractor (``given``) for the forward pass that follows."""
         if not self.features_from_mask or obs.shape[1] > self.game.observation_size:
@@ -194,13 +194,13 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         return obs
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None) -> Any:
-        return super().forward(self._joined(obs, action_masks), deterministic, action_masks)
+        return super().forward(self._give_features(obs, action_masks), deterministic, action_masks)
 
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None) -> Any:
-        return super().evaluate_actions(self._joined(obs, action_masks), actions, action_masks)
+        return super().evaluate_actions(self._give_features(obs, action_masks), actions, action_masks)
 
     def get_distribution(self, obs: torch.Tensor, action_masks: Any = None) -> Any:
-        return super().get_distribution(self._joined(obs, action_masks), action_masks)
+        return super().get_distribution(self._give_features(obs, action_masks), action_masks)
 
     def augment(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """A seat's plain observation and mask -> this network's input."""
