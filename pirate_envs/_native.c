@@ -1274,6 +1274,7 @@ PyObject *dmd_features(PyObject *self, PyObject *args);
 PyObject *tor_act(PyObject *self, PyObject *args);
 PyObject *potsm_act(PyObject *self, PyObject *args);
 PyObject *potsm_features(PyObject *self, PyObject *args);
+PyObject *potsm_legal_features(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"dmd_encode", dmd_encode, METH_VARARGS,
@@ -1304,6 +1305,10 @@ static PyMethodDef methods[] = {
      "written into the zero-filled float32 (actions, 9 * channels) matrix ``out``; ``layout`` is "
      "action_features._twin_layout(n) (the observation size, the starts of the fields read, the float64 table of "
      "channels 2..5) (the twin of action_features_python)."},
+    {"potsm_legal_features", potsm_legal_features, METH_VARARGS,
+     "potsm_legal_features(out, observations, masks, rules_spec, n, layout): potsm_features for a batch of "
+     "observations and their (batch, actions) masks, the legal actions' rows alone, in the order of "
+     "numpy.nonzero(masks), written into the zero-filled float32 (legal actions, 9 * channels) matrix ``out``."},
     {NULL, NULL, 0, NULL},
 };
 

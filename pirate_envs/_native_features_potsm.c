@@ -4,6 +4,10 @@
  *     pirate_envs.games.potsm.action_features.action_features_python, written into the zero-filled float32
  *     (actions, 9 * K) matrix ``out`` (K = 8 + n - 1 channels per ship), read from the seat's observation
  *     vector and action mask alone.
+ * potsm_legal_features(out, observations, masks, rules_spec, n, layout): the same features for a batch, the
+ *     legal actions' rows alone: ``observations`` a float32 (batch, size) matrix, ``masks`` one byte per action
+ *     (batch, actions), ``out`` a zero-filled float32 (legal actions in all, 9 * K) matrix that receives the
+ *     rows in the order of ``numpy.nonzero(masks)`` (what an action-feature network's head reads in training).
  *
  * ``rules_spec`` is heuristic.native_rules_spec() (see _native_potsm.h); ``layout`` is the tuple
  * action_features._twin_layout(n) builds once per player count: the observation size, the starts of the
@@ -134,25 +138,79 @@ static int take_layout(PyObject *layout, long *lay, Py_buffer *table, long n) {
     return 0;
 }
 
+/* The features of one observation's legal actions, written into the zero-filled ``rows``: at the action's
+ * row of the (actions, 9 * K) matrix or, with ``compact``, at the next row for each legal action in turn.
+ * Returns the number of legal actions, or -1 (ValueError set) for an observation the twin does not read. */
+static long write_features(Features *f, const long *lay, long n, const float *obs, const unsigned char *mask,
+                           long num_actions, float *rows, int compact) {
+    const long *sp = f->r->sp, width = PS_SHIPS * f->k;
+    int repaired[PS_SHIPS] = {0}, new_line[PS_SHIPS], new_damaged[PS_SHIPS];
+    long first = -1, last = -1, count = 0, next = 0;
+    for (long a = 0; a < num_actions; a++) {
+        if (!mask[a]) continue;
+        if (first < 0) first = a;
+        last = a;
+        count++;
+    }
+    if (first < 0 || (first >= sp[R_ACCUSE_DISCARD] && last < sp[R_ACCUSE])) return count; /* nothing moves */
+    if (read_fields(f, obs, lay, n) < 0) return -1;
+    for (long a = first; a <= last; a++) {
+        if (!mask[a]) continue;
+        float *row = rows + (compact ? next++ : a) * width;
+        if (a < sp[R_FOG]) {
+            potsm_after_move(f->r, (int)a, f->line, f->damaged, new_line, new_damaged);
+            write_block(f, new_line, new_damaged, 0, row);
+        } else if (a == sp[R_FOG]) {
+            write_block(f, f->line, f->damaged, 1, row);
+        } else if (a == sp[R_REPAIR]) { /* PSM-513: the adventure meets the repaired line */
+            write_block(f, f->line, repaired, 0, row);
+        } else if (a < sp[R_ACCUSE_DISCARD]) { /* Pass, Pass-and-discard */
+            write_block(f, f->line, f->damaged, 0, row);
+        } else if (a >= sp[R_ACCUSE]) { /* PSM-515: the line stays; the accused row gets what a right guess takes */
+            const long index = a - sp[R_ACCUSE], ship = index % PS_SHIPS;
+            write_block(f, f->line, f->damaged, 0, row);
+            row[ship * f->k + PF_BASE + index / PS_SHIPS] = (float)ceil(f->fame[ship] / 2.0);
+        } /* the accusation's discard (PSM-1051) moves nothing: its row stays zero */
+    }
+    return count;
+}
+
+/* What both entry points check and take: the rules, the player count, the layout and its table. */
+static int take_rules(PyObject *spec, long n, PyObject *layout, PotsmRules *rules, long *lay, Py_buffer *table,
+                      const char *who) {
+    if (potsm_rules(spec, rules, who) < 0) return -1;
+    if (!blocks_as_expected(rules->sp)) {
+        PyErr_Format(PyExc_ValueError, "%s: the rules spec's action blocks are not the ones the twin reads", who);
+        return -1;
+    }
+    if (n < 2 || n > PF_MAX_N) {
+        PyErr_Format(PyExc_ValueError, "%s: a player count outside 2..16", who);
+        return -1;
+    }
+    return take_layout(layout, lay, table, n);
+}
+
+static int float_matrix(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t columns, const char *what,
+                        const char *who) {
+    if (PyObject_GetBuffer(obj, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->format == NULL || strcmp(view->format, "f") != 0 || view->ndim != 2 || view->shape[1] != columns) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a C-contiguous float32 matrix of %zd columns", who, what, columns);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *potsm_features(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *out_obj, *obs_obj, *mask_obj, *spec, *layout;
     long n;
     if (!PyArg_ParseTuple(args, "OOOOlO", &out_obj, &obs_obj, &mask_obj, &spec, &n, &layout)) return NULL;
     PotsmRules rules;
-    if (potsm_rules(spec, &rules, "potsm_features") < 0) return NULL;
-    const long *sp = rules.sp;
-    if (!blocks_as_expected(sp)) {
-        PyErr_SetString(PyExc_ValueError, "potsm_features: the rules spec's action blocks are not the ones the twin reads");
-        return NULL;
-    }
-    if (n < 2 || n > PF_MAX_N) {
-        PyErr_SetString(PyExc_ValueError, "potsm_features: a player count outside 2..16");
-        return NULL;
-    }
-    const long k = PF_BASE + n - 1, num_actions = sp[R_ACCUSE] + PS_SHIPS * (n - 1);
     long lay[L_INTS];
     Py_buffer table, out, buf, mbuf;
-    if (take_layout(layout, lay, &table, n) < 0) return NULL;
+    if (take_rules(spec, n, layout, &rules, lay, &table, "potsm_features") < 0) return NULL;
+    const long k = PF_BASE + n - 1, num_actions = rules.sp[R_ACCUSE] + PS_SHIPS * (n - 1);
     if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         PyBuffer_Release(&table);
         return NULL;
@@ -170,47 +228,74 @@ PyObject *potsm_features(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     PyObject *result = NULL;
-    const unsigned char *mask = (const unsigned char *)mbuf.buf;
-    float *rows = (float *)out.buf;
     Features f = {.r = &rules, .table = (const double *)table.buf, .k = k};
-    int repaired[PS_SHIPS] = {0}, new_line[PS_SHIPS], new_damaged[PS_SHIPS];
-    long first = -1, last = -1;
     if (buf.ndim != 1 || mbuf.ndim != 1) {
         PyErr_SetString(PyExc_ValueError, "potsm_features: the observation and the mask must be vectors");
         goto done;
     }
-    for (long a = 0; a < num_actions; a++) {
-        if (!mask[a]) continue;
-        if (first < 0) first = a;
-        last = a;
-    }
-    if (first < 0 || (first >= sp[R_ACCUSE_DISCARD] && last < sp[R_ACCUSE])) goto written; /* nothing moves */
-    if (read_fields(&f, (const float *)buf.buf, lay, n) < 0) goto done;
-    for (long a = first; a <= last; a++) {
-        if (!mask[a]) continue;
-        float *row = rows + a * PS_SHIPS * k;
-        if (a < sp[R_FOG]) {
-            potsm_after_move(&rules, (int)a, f.line, f.damaged, new_line, new_damaged);
-            write_block(&f, new_line, new_damaged, 0, row);
-        } else if (a == sp[R_FOG]) {
-            write_block(&f, f.line, f.damaged, 1, row);
-        } else if (a == sp[R_REPAIR]) { /* PSM-513: the adventure meets the repaired line */
-            write_block(&f, f.line, repaired, 0, row);
-        } else if (a < sp[R_ACCUSE_DISCARD]) { /* Pass, Pass-and-discard */
-            write_block(&f, f.line, f.damaged, 0, row);
-        } else if (a >= sp[R_ACCUSE]) { /* PSM-515: the line stays; the accused row gets what a right guess takes */
-            const long index = a - sp[R_ACCUSE], ship = index % PS_SHIPS;
-            write_block(&f, f.line, f.damaged, 0, row);
-            row[ship * k + PF_BASE + index / PS_SHIPS] = (float)ceil(f.fame[ship] / 2.0);
-        } /* the accusation's discard (PSM-1051) moves nothing: its row stays zero */
-    }
-written:
+    if (write_features(&f, lay, n, (const float *)buf.buf, (const unsigned char *)mbuf.buf, num_actions,
+                       (float *)out.buf, 0) < 0)
+        goto done;
     Py_INCREF(Py_None);
     result = Py_None;
 done:
     PyBuffer_Release(&buf);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&out);
+    PyBuffer_Release(&table);
+    return result;
+}
+
+PyObject *potsm_legal_features(PyObject *Py_UNUSED(self), PyObject *args) {
+    static const char *who = "potsm_legal_features";
+    PyObject *out_obj, *obs_obj, *masks_obj, *spec, *layout;
+    long n;
+    if (!PyArg_ParseTuple(args, "OOOOlO", &out_obj, &obs_obj, &masks_obj, &spec, &n, &layout)) return NULL;
+    PotsmRules rules;
+    long lay[L_INTS];
+    Py_buffer table, out, obs, masks;
+    if (take_rules(spec, n, layout, &rules, lay, &table, who) < 0) return NULL;
+    const long k = PF_BASE + n - 1, num_actions = rules.sp[R_ACCUSE] + PS_SHIPS * (n - 1), width = PS_SHIPS * k;
+    if (float_matrix(obs_obj, &obs, 0, lay[L_SIZE], "the observations", who) < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    if (float_matrix(out_obj, &out, 1, width, "out", who) < 0) {
+        PyBuffer_Release(&obs);
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (PyObject_GetBuffer(masks_obj, &masks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto no_masks;
+    const char *format = masks.format == NULL ? "B" : masks.format;
+    if ((strcmp(format, "b") != 0 && strcmp(format, "B") != 0 && strcmp(format, "?") != 0) || masks.ndim != 2 ||
+        masks.shape[0] != obs.shape[0] || masks.shape[1] != num_actions) {
+        PyErr_Format(PyExc_TypeError, "%s: the masks must be one byte (int8, uint8, bool) per action, a row per observation",
+                     who);
+        goto done;
+    }
+    const unsigned char *mask = (const unsigned char *)masks.buf;
+    Py_ssize_t legal = 0;
+    for (Py_ssize_t i = 0; i < masks.len; i++) legal += mask[i] != 0;
+    if (out.shape[0] != legal) {
+        PyErr_Format(PyExc_ValueError, "%s: out has %zd rows for %zd legal actions", who, out.shape[0], legal);
+        goto done;
+    }
+    Features f = {.r = &rules, .table = (const double *)table.buf, .k = k};
+    float *rows = (float *)out.buf;
+    for (Py_ssize_t i = 0; i < obs.shape[0]; i++) {
+        const long written = write_features(&f, lay, n, (const float *)obs.buf + i * lay[L_SIZE], mask + i * num_actions,
+                                            num_actions, rows, 1);
+        if (written < 0) goto done;
+        rows += written * width;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&masks);
+no_masks:
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&obs);
     PyBuffer_Release(&table);
     return result;
 }

@@ -53,8 +53,12 @@ def test_the_envs_send_plain_observations_and_the_network_reads_the_same_rows():
         np.testing.assert_array_equal(obs_a[:, : game.observation_size], obs_b)
         rows = in_policy.policy._give_features(torch.as_tensor(obs_b), masks.astype(np.float32))
         np.testing.assert_array_equal(rows.numpy(), obs_b)  # the network reads the plain rows ...
-        given = in_policy.policy.mlp_extractor.given.numpy().reshape(len(obs_b), -1)
-        np.testing.assert_array_equal(given, obs_a[:, game.observation_size :])  # ... and these features, bit for bit
+        given = in_policy.policy.mlp_extractor.given
+        legal = np.nonzero(masks)
+        np.testing.assert_array_equal(given.rows.numpy(), legal[0])  # ... and the legal actions' features ...
+        np.testing.assert_array_equal(given.cols.numpy(), legal[1])
+        appended_features = obs_a[:, game.observation_size :].reshape(len(obs_a), game.num_actions, -1)
+        np.testing.assert_array_equal(given.phi.numpy(), appended_features[legal])  # ... bit for bit
     finally:
         vec_a.close()
         vec_b.close()

@@ -28,7 +28,7 @@ plain observation and mask. Importing this module needs torch and sb3-contrib.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -36,6 +36,16 @@ from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
+
+
+class LegalFeatures(NamedTuple):
+    """A batch's legal actions and their features: ``phi[i]`` is the features of action ``cols[i]`` of row
+    ``rows[i]`` (the order of ``numpy.nonzero(masks)``)."""
+
+    phi: torch.Tensor  # (legal actions in all, features)
+    rows: torch.Tensor  # int64
+    cols: torch.Tensor  # int64
+    batch: int
 
 
 class ActionFeatureExtractor(nn.Module):
@@ -52,8 +62,8 @@ class ActionFeatureExtractor(nn.Module):
         self.inner = MlpExtractor(base_size, net_arch=net_arch, activation_fn=activation_fn, device="cpu")
         self.latent_dim_pi = self.inner.latent_dim_pi
         self.latent_dim_vf = self.inner.latent_dim_vf
-        self.action_features: torch.Tensor | None = None
-        self.given: torch.Tensor | None = None  # features_from_mask: the next batch's features, set by the policy
+        self.action_features: torch.Tensor | LegalFeatures | None = None
+        self.given: LegalFeatures | None = None  # the next batch's legal features, set by the policy from its masks
 
     def _base(self, features: torch.Tensor) -> torch.Tensor:
         base = features[:, : self.base_size]
@@ -63,12 +73,12 @@ class ActionFeatureExtractor(nn.Module):
         return self.forward_actor(features), self.forward_critic(features)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
-        if features.shape[1] > self.base_size:  # observation + features (appended, or a NetworkPolicy's input)
-            self.action_features = features[:, self.base_size :].detach()  # inputs: no gradient needed
-        else:  # the plain observation: the policy computed this batch's features from its masks
-            if self.given is None or self.given.shape[0] != features.shape[0]:
-                raise RuntimeError("ActionFeatureExtractor: plain observations without their action features")
+        if self.given is not None and self.given.batch == features.shape[0]:  # the policy had the batch's masks
             self.action_features, self.given = self.given, None
+        elif features.shape[1] > self.base_size:  # observation + features, no masks (a NetworkPolicy's input)
+            self.action_features = features[:, self.base_size :].detach()  # inputs: no gradient needed
+        else:
+            raise RuntimeError("ActionFeatureExtractor: plain observations without their action features")
         return self.inner.forward_actor(self._base(features))
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
@@ -92,7 +102,9 @@ class ActionFeatureHead(nn.Module):
 
     def forward(self, hidden: torch.Tensor) -> torch.Tensor:
         features = self._extractor[0].action_features
-        if features is None or features.shape[0] != hidden.shape[0]:
+        if isinstance(features, LegalFeatures) and features.batch == hidden.shape[0]:
+            return self._legal_logits(hidden, features)
+        if not isinstance(features, torch.Tensor) or features.shape[0] != hidden.shape[0]:
             raise RuntimeError("ActionFeatureHead: call mlp_extractor.forward_actor on the same batch first")
         phi = features.reshape(-1, self.num_actions, self.feature_size)
         logits = self.bias(hidden) + torch.bmm(phi, self.weights(hidden).unsqueeze(2)).squeeze(2)
@@ -100,6 +112,15 @@ class ActionFeatureHead(nn.Module):
             embedded = torch.relu(self.embed(phi))
             logits = logits + torch.bmm(embedded, self.query(hidden).unsqueeze(2)).squeeze(2)
         return logits
+
+    def _legal_logits(self, hidden: torch.Tensor, legal: LegalFeatures) -> torch.Tensor:
+        """The same logits for the legal actions, read from their rows alone; an illegal action's logit is
+        its bias (the mask replaces it). potsm has ~30 legal actions of 103: a third of the work."""
+        values = (legal.phi * self.weights(hidden).index_select(0, legal.rows)).sum(-1)
+        if self.embed is not None:
+            embedded = torch.relu(self.embed(legal.phi))
+            values = values + (embedded * self.query(hidden).index_select(0, legal.rows)).sum(-1)
+        return self.bias(hidden).index_put((legal.rows, legal.cols), values, accumulate=True)
 
 
 class ActionFeaturePolicy(MaskableActorCriticPolicy):
@@ -172,25 +193,29 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
             data["features_from_mask"] = True
         return data
 
-    # --- features_from_mask: the batch's features, computed from the observations and their masks ---
+    # --- with the batch's masks, the head reads the legal actions' features alone ---
     def _give_features(self, obs: torch.Tensor, action_masks: Any) -> torch.Tensor:
-        """``obs`` for the network; with ``features_from_mask`` its features are computed and handed to the
-        extractor (``given``) for the forward pass that follows."""
-        if not self.features_from_mask or obs.shape[1] > self.game.observation_size:
-            return obs  # rows that carry their features already (a NetworkPolicy's input)
+        """``obs`` for the network; with the batch's masks, its legal actions' features (taken from the rows
+        that carry them, or computed with ``features_from_mask``) are handed to the extractor (``given``)
+        for the forward pass that follows."""
+        game = self.game
+        appended = obs.shape[1] > game.observation_size
         if action_masks is None:
+            if appended:
+                return obs  # the head reads every action's features from the rows
             raise ValueError(
                 "ActionFeaturePolicy(features_from_mask=True) computes the action features from the action "
                 "mask: pass action_masks (MaskablePPO does at every step; model.predict(obs, action_masks=...))"
             )
-        observations = obs.detach().cpu().numpy().reshape(len(obs), -1)
         masks = action_masks.cpu().numpy() if isinstance(action_masks, torch.Tensor) else np.asarray(action_masks)
-        masks = masks.reshape(len(observations), -1).astype(bool)  # the rollout buffer keeps them as floats
-        game = self.game
-        features = np.zeros((len(observations), game.num_actions, game.action_feature_size), dtype=np.float32)
-        for out, observation, mask in zip(features, observations, masks, strict=True):
-            game.write_action_features(out, observation, mask)
-        self.mlp_extractor.given = torch.as_tensor(features, device=obs.device)
+        masks = masks.reshape(len(obs), -1).astype(bool)  # the rollout buffer keeps them as floats
+        rows, cols = (torch.as_tensor(index, device=obs.device) for index in np.nonzero(masks))
+        if appended:
+            phi = obs[:, game.observation_size :].detach().reshape(len(obs), game.num_actions, -1)[rows, cols]
+        else:
+            observations = np.ascontiguousarray(obs.detach().cpu().numpy().reshape(len(obs), -1), dtype=np.float32)
+            phi = torch.as_tensor(game.legal_action_features(observations, masks), device=obs.device)
+        self.mlp_extractor.given = LegalFeatures(phi, rows, cols, len(obs))
         return obs
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None) -> Any:

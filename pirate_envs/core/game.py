@@ -200,6 +200,15 @@ class Game:
         a game whose features have a compiled twin writes them there directly."""
         out[...] = self._action_features(observation, action_mask)
 
+    def legal_action_features(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The legal actions' rows of :meth:`action_features` for a batch: ``observations`` ``(batch, size)``
+        float32, ``action_masks`` ``(batch, num_actions)`` bool; float32 ``(legal actions in all,
+        action_feature_size)`` in the order of ``numpy.nonzero(action_masks)`` (the inputs unchecked: for the
+        batches an action-feature network trains on); a game whose features have a compiled twin writes them
+        directly."""
+        rows = [self._action_features(o, m)[m] for o, m in zip(observations, action_masks, strict=True)]
+        return np.concatenate(rows) if rows else np.zeros((0, self.action_feature_size), dtype=np.float32)
+
     def observation_with_action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The observation followed by the flattened action features (float32), as the Gymnasium adapter's
         ``action_features=True`` and action-feature networks see it."""

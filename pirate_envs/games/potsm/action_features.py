@@ -149,6 +149,20 @@ def action_features(
     return out
 
 
+def legal_action_features(observations: np.ndarray, action_masks: np.ndarray, num_players: int) -> np.ndarray | None:
+    """The legal actions' rows of a batch (``Game.legal_action_features``) from the compiled twin, or None
+    where it cannot write them (not built, or an input it does not take): the caller then runs the Python code."""
+    twin = getattr(NATIVE, "potsm_legal_features", None)
+    if twin is None:
+        return None
+    out = np.zeros((int(np.count_nonzero(action_masks)), feature_size(num_players)), dtype=np.float32)
+    try:
+        twin(out, observations, action_masks, _RULES_SPEC, num_players, _twin_layout(num_players))
+    except FALLBACK_ERRORS:
+        return None
+    return out
+
+
 def _decode_line(o: list[float], start: int) -> list[int] | None:
     """The line (ships front to back) from the one-hot ship_position field; None unless it is exactly 9 one-hots."""
     positions = o[start : start + 81]

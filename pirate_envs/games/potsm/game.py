@@ -181,6 +181,12 @@ class PotsmGame(Game):
 
         action_features(observation, action_mask, self.num_players, out=out)
 
+    def legal_action_features(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        from pirate_envs.games.potsm.action_features import legal_action_features
+
+        features = legal_action_features(observations, action_masks, self.num_players)
+        return super().legal_action_features(observations, action_masks) if features is None else features
+
     def main_actions(self, available: list[int], revealed: list[int], damaged_by_position: list[int]) -> list[int]:
         """PSM-1040..1050, 1052: the sorted MAIN actions for these move cards, reveals and damage."""
         legal: list[int] = []
