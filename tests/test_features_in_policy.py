@@ -164,3 +164,43 @@ def test_init_from_a_model_made_in_the_other_mode(tmp_path):
     assert not same_weights(appended, in_policy)
     load_initial_weights(in_policy, str(tmp_path / "appended.zip"))
     assert same_weights(appended, in_policy)
+
+
+@pytest.mark.parametrize("embed", [0, 8])
+def test_the_head_reads_the_legal_rows_alone_and_gives_the_full_heads_logits(embed):
+    """With the batch's masks the head scores the legal actions from their rows alone (a third of potsm's
+    103 rows): the same logits at every legal action as the head over all the rows (the path a
+    ``NetworkPolicy`` takes without masks), and the same gradients."""
+    data = {**POTSM, "network": {**POTSM["network"], "action_embed": embed}}
+    model, vec = build(True, data)
+    try:
+        obs = vec.reset()
+        masks = np.stack(vec.env_method("action_masks")).astype(bool)
+        for _ in range(6):  # a few decisions on: more legal actions than the first one's
+            obs, *_ = vec.step(np.array([int(np.flatnonzero(m)[-1]) for m in masks]))
+            masks = np.stack(vec.env_method("action_masks")).astype(bool)
+    finally:
+        vec.close()
+    policy = model.policy
+    game = policy.game
+    augmented = torch.as_tensor(np.stack([policy.augment(o, m) for o, m in zip(obs, masks, strict=True)]))
+    plain = torch.as_tensor(obs)
+    with torch.no_grad():
+        for parameter in policy.action_net.parameters():  # the initial head is all but zero: give it weight
+            parameter.normal_(0.0, 0.3)
+    results = []
+    for rows, action_masks in ((augmented, None), (plain, masks), (augmented, masks)):
+        policy.zero_grad()
+        latent = policy.mlp_extractor.forward_actor(policy._give_features(rows, action_masks))
+        given = policy.mlp_extractor.action_features
+        assert (type(given).__name__ == "LegalFeatures") == (action_masks is not None)
+        logits = policy.action_net(latent)
+        (logits * torch.as_tensor(masks)).square().sum().backward()
+        grads = torch.cat([p.grad.ravel() for p in policy.parameters() if p.grad is not None])
+        results.append((logits.detach()[torch.as_tensor(masks)], grads))
+    full, *legal_only = results
+    assert int(masks.sum()) > 3 * len(masks) and masks.shape[1] == game.num_actions
+    for logits, grads in legal_only:
+        torch.testing.assert_close(logits, full[0], rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(grads, full[1], rtol=1e-4, atol=1e-5)
+    assert float(full[0].std()) > 0.1  # the logits differ between actions: the comparison means something

@@ -262,3 +262,76 @@ def test_the_accusation_channels_are_the_accused_seats():
             assert not rest[:, BASE_CHANNELS:].any()
             checked += 1
     assert checked > 100
+
+
+def batches(games: int, first: int):
+    """``(game, observations, masks)``: each game's decisions as one batch (both seats' views of each)."""
+    rows: dict[int, tuple] = {}
+    for game, state, observation, mask in decisions(games, first=first):
+        batch = rows.setdefault(id(state), (game, [], []))
+        other = (state.current_player() + 1) % game.num_players
+        batch[1].extend([observation, state.observation(other)])
+        batch[2].extend([mask, mask])
+    for game, observations, masks in rows.values():
+        yield game, np.stack(observations), np.stack(masks).astype(bool)
+
+
+def legal_reference(observations: np.ndarray, masks: np.ndarray, n: int) -> np.ndarray:
+    return np.concatenate([action_features_python(o, m, n)[m] for o, m in zip(observations, masks, strict=True)])
+
+
+@needs_native
+def test_the_batch_twin_writes_the_legal_rows_of_the_reference():
+    """``potsm_legal_features`` (what the action-feature network reads in training): a whole game's
+    observations at once, the legal actions' rows in the order of ``numpy.nonzero``, bit for bit."""
+    seen = 0
+    for game, observations, masks in batches(12, first=500):
+        n = game.num_players
+        reference = legal_reference(observations, masks, n)
+        out = np.zeros_like(reference)
+        NATIVE.potsm_legal_features(out, observations, masks, _RULES_SPEC, n, _twin_layout(n))
+        assert_bitwise_equal(out, reference, f"{n} players, {len(observations)} observations")
+        assert_bitwise_equal(game.legal_action_features(observations, masks), reference, "game")
+        seen += len(reference)
+    assert seen > 5000
+
+
+def test_legal_action_features_fall_back_to_python(monkeypatch):
+    """Without the module, or on a batch the twin refuses (an observation it does not read), the game's
+    ``legal_action_features`` gives the same rows from the Python code."""
+    game, observations, masks = next(batches(1, first=600))
+    reference = legal_reference(observations, masks, game.num_players)
+    odd = observations.copy()
+    row = int(np.flatnonzero(masks[:, :FOG_ACTION].any(axis=1))[-1])  # a decision whose features read the line
+    position = odd[row, field_slices(game.num_players)["ship_position"]].reshape(NUM_SHIPS, NUM_SHIPS)
+    position[2, position[2].argmax()] = np.nan  # the twin refuses the whole batch (as in the test above)
+    odd_reference = legal_reference(odd, masks, game.num_players)
+    if NATIVE is not None:
+        assert features_module.legal_action_features(odd, masks, game.num_players) is None
+        assert_bitwise_equal(game.legal_action_features(odd, masks), odd_reference, "refused batch")
+    monkeypatch.setattr(features_module, "NATIVE", None)
+    assert features_module.legal_action_features(observations, masks, game.num_players) is None
+    assert_bitwise_equal(game.legal_action_features(observations, masks), reference, "no module")
+
+
+@needs_native
+def test_the_batch_twin_names_what_is_wrong():
+    game, observations, masks = next(batches(1, first=700))
+    n = game.num_players
+    layout = _twin_layout(n)
+    out = np.zeros((int(masks.sum()), feature_size(n)), dtype=np.float32)
+    with pytest.raises(ValueError, match=r"out has \d+ rows for \d+ legal actions"):
+        NATIVE.potsm_legal_features(out[1:], observations, masks, _RULES_SPEC, n, layout)
+    with pytest.raises(TypeError, match="the masks must be one byte"):
+        NATIVE.potsm_legal_features(out, observations, masks[:-1], _RULES_SPEC, n, layout)
+    with pytest.raises(TypeError, match="the masks must be one byte"):
+        NATIVE.potsm_legal_features(out, observations, masks.astype(np.int64), _RULES_SPEC, n, layout)
+    with pytest.raises(TypeError, match="the observations must be a C-contiguous float32 matrix"):
+        NATIVE.potsm_legal_features(out, observations.astype(np.float64), masks, _RULES_SPEC, n, layout)
+    with pytest.raises(TypeError, match="out must be a C-contiguous float32 matrix"):
+        NATIVE.potsm_legal_features(out.astype(np.float64), observations, masks, _RULES_SPEC, n, layout)
+    with pytest.raises(TypeError, match=f"out must be a C-contiguous float32 matrix of {feature_size(n)} columns"):
+        NATIVE.potsm_legal_features(np.zeros((len(out), feature_size(n) - 1), np.float32), observations, masks, _RULES_SPEC, n, layout)
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        NATIVE.potsm_legal_features(out[:, :-1], observations, masks, _RULES_SPEC, n, layout)
+    assert not out.any()
