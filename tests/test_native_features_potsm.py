@@ -331,7 +331,8 @@ def test_the_batch_twin_names_what_is_wrong():
     with pytest.raises(TypeError, match="out must be a C-contiguous float32 matrix"):
         NATIVE.potsm_legal_features(out.astype(np.float64), observations, masks, _RULES_SPEC, n, layout)
     with pytest.raises(TypeError, match=f"out must be a C-contiguous float32 matrix of {feature_size(n)} columns"):
-        NATIVE.potsm_legal_features(np.zeros((len(out), feature_size(n) - 1), np.float32), observations, masks, _RULES_SPEC, n, layout)
+        narrow = np.zeros((len(out), feature_size(n) - 1), np.float32)
+        NATIVE.potsm_legal_features(narrow, observations, masks, _RULES_SPEC, n, layout)
     with pytest.raises(ValueError, match="not C-contiguous"):
         NATIVE.potsm_legal_features(out[:, :-1], observations, masks, _RULES_SPEC, n, layout)
     assert not out.any()
