@@ -13,7 +13,8 @@
  * code, and every ``sum`` as the Python this module is built for adds (py_sum: left to right before 3.12,
  * compensated from 3.12 on), so the scores agree bit for bit. As a second line of defence, a decision
  * is left to the Python bot (None) whenever a score lies within 1e-11 (relative) of the tie threshold
- * (best score - 1e-9), the only place where a difference in the last bits could change it.
+ * (best score - TIE_TOLERANCE, read from the spec), the only place where a difference in the last bits
+ * could change it.
  */
 #include "_native_potsm.h"
 
@@ -33,6 +34,7 @@ enum {
 enum {
     Q_OPPONENT, Q_LEADER, Q_HORIZON, Q_NEXT, Q_DAMAGE_COST, Q_FOG_KEEP, Q_ACCUSE_SCALE, Q_ACCUSE_COST,
     Q_ACCUSE_CARD_COST, Q_CARD_COST, Q_TALLY_FORWARD, Q_TALLY_BACKWARD, Q_TALLY_SABOTAGE, Q_TALLY_ACCUSE,
+    Q_TIE, /* TIE_TOLERANCE: scores this close to the best are ties */
     Q_COUNT
 };
 
@@ -464,7 +466,7 @@ PyObject *potsm_act(PyObject *Py_UNUSED(self), PyObject *args) {
         double best = scores[b.legal[0]];
         for (int i = 1; i < b.n_legal; i++)
             if (scores[b.legal[i]] > best) best = scores[b.legal[i]];
-        const double threshold = best - 1e-9, guard = 1e-11 * (1.0 + fabs(threshold));
+        const double threshold = best - b.q[Q_TIE], guard = 1e-11 * (1.0 + fabs(threshold));
         int top[MAX_ACTIONS], n_top = 0, near = 0;
         for (int i = 0; i < b.n_legal; i++) {
             double s = scores[b.legal[i]];

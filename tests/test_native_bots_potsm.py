@@ -217,3 +217,29 @@ def test_potsm_accusation_discard_and_hand_variant_scores(monkeypatch):
         seen["accuse"] += bool((legal >= ACCUSE_BASE).any())
         assert_twin_agrees(bot, observation, mask, "hand variant")
     assert min(seen.values()) >= 5, seen
+
+
+@needs_native
+@pytest.mark.parametrize("tolerance", [1e-6, 0.05, 1e9])
+def test_potsm_twin_reads_the_tie_tolerance_the_python_bot_uses(monkeypatch, tolerance):
+    """The tie threshold (best score - ``TIE_TOLERANCE``) arrives in the spec, not as a C constant: with the
+    tolerance changed, the twin's tied actions are the Python bot's, from the same scores. (With the
+    real 1e-9 no recorded decision has a score between 1e-9 and 2e-9 below the best, so only a changed
+    tolerance shows that the twin reads it.)"""
+    import pirate_envs.games.potsm.heuristic as heuristic_module
+
+    monkeypatch.setattr(heuristic_module, "TIE_TOLERANCE", tolerance)
+    sizes = set()
+    for checked, (bot, observation, mask) in enumerate(potsm_decisions(4, first=900)):  # bots built after the patch
+        if checked >= 60:
+            break
+        choice, scores = compiled_scores(bot, observation, mask)
+        best = np.nanmax(scores)
+        tied = tuple(int(a) for a in np.flatnonzero(mask) if scores[a] >= best - tolerance)
+        if choice is not None:
+            assert (choice,) == tied if isinstance(choice, int) else choice == tied
+            sizes.add(len(tied))
+    if tolerance == 1e9:
+        assert min(sizes) >= 2  # every legal action tied
+    else:
+        assert 1 in sizes

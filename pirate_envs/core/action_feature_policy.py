@@ -70,16 +70,20 @@ class ActionFeatureExtractor(nn.Module):
         return torch.sign(base) * torch.log1p(torch.abs(base)) if self.signed_log else base
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.forward_actor(features), self.forward_critic(features)
+        self._keep_action_features(features)
+        return self.inner(self._base(features))  # the squashed observation computed once for both MLPs
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        self._keep_action_features(features)
+        return self.inner.forward_actor(self._base(features))
+
+    def _keep_action_features(self, features: torch.Tensor) -> None:
         if self.given is not None and self.given.batch == features.shape[0]:  # the policy had the batch's masks
             self.action_features, self.given = self.given, None
         elif features.shape[1] > self.base_size:  # observation + features, no masks (a NetworkPolicy's input)
             self.action_features = features[:, self.base_size :].detach()  # inputs: no gradient needed
         else:
             raise RuntimeError("ActionFeatureExtractor: plain observations without their action features")
-        return self.inner.forward_actor(self._base(features))
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
         return self.inner.forward_critic(self._base(features))

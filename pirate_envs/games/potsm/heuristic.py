@@ -103,6 +103,7 @@ PASS_DISCARD = PASS_DISCARD_BASE
 ACCUSE_DISCARD = ACCUSE_DISCARD_BASE
 ACCUSE = ACCUSE_BASE
 
+TIE_TOLERANCE = 1e-9  # actions scoring this close to the best are tied; the bot draws among them
 MOVE_TYPE_OF_ACTION = {a: t for t, actions in enumerate(MOVE_TYPE_ACTIONS) for a in actions}
 NATION = NATION_OF_SHIP
 NATION_SHIPS = SHIPS_OF_NATION
@@ -611,6 +612,7 @@ class HeuristicPolicy:
             self.opponent_weight, self.leader_weight, p["horizon"], p["next_weight"], p["damage_cost"],
             p["fog_keep"], p["accuse_scale"], p["accuse_cost"], p["accuse_card_cost"], p["card_cost"],
             *self._tally_weights,
+            TIE_TOLERANCE,
         )  # fmt: skip
         tables = [
             x
@@ -657,7 +659,7 @@ class HeuristicPolicy:
         if len(legal) == 1:
             return legal[0]
         scores = self._scores(observation[: self._read_size].tolist(), legal)
-        threshold = max(scores.values()) - 1e-9
+        threshold = max(scores.values()) - TIE_TOLERANCE
         top = [a for a, s in scores.items() if s >= threshold]
         if len(top) == 1:
             return top[0]
