@@ -14,10 +14,15 @@ vector again:
 
 With ``features_from_mask=True`` (``network.features_in_policy``) the envs give the plain observation and
 the policy computes the features itself, from each row and its action mask (MaskablePPO hands the mask
-to every forward pass: ``forward``, ``evaluate_actions``, ``get_distribution``), and hands them to the
-head as one ``(batch, actions, features)`` tensor: the same numbers, while rows of the observation's size,
-not observation + features (potsm: 637 floats, not 10,834), are sent by the env workers, stored in the
-rollout buffer and gathered into minibatches.
+to every forward pass: ``forward``, ``evaluate_actions``, ``get_distribution``): the same numbers, while
+rows of the observation's size, not observation + features (potsm: 637 floats, not 10,834), are sent by
+the env workers, stored in the rollout buffer and gathered into minibatches.
+
+Whenever the batch's masks are at hand (in either mode), the head reads the legal actions' features
+alone (:class:`LegalFeatures`: ``Game.legal_action_features`` computes them, or they are taken from the
+rows that carry them) and leaves an illegal action's logit at its bias, which the mask replaces: the
+same logits at the legal actions, for a third of the work in potsm. Without masks (a ``NetworkPolicy``
+playing from observation + features) it reads every action's row.
 
 It is a ``MaskableActorCriticPolicy``, so sb3-contrib's ``MaskablePPO`` trains, saves and loads it
 like any other; the checkpoint records the game (``env_id``, ``game_options``) so that a
@@ -50,10 +55,10 @@ class LegalFeatures(NamedTuple):
 
 class ActionFeatureExtractor(nn.Module):
     """``mlp_extractor`` of :class:`ActionFeaturePolicy`: the MLPs see the observation part. The actor's
-    latent is its hidden state; ``forward_actor`` also keeps a view of the batch's action features
-    (``self.action_features``) for the head, which SB3 always calls next with that latent. (Passing
-    them inside the latent would copy ~10,000 floats per row forward and backward: a quarter of a potsm
-    PPO update.)"""
+    latent is its hidden state; ``forward_actor`` also keeps the batch's action features
+    (``self.action_features``: the legal ones the policy handed it in ``given``, else a view of the
+    rows') for the head, which SB3 always calls next with that latent. (Passing them inside the latent
+    would copy ~10,000 floats per row forward and backward: a quarter of a potsm PPO update.)"""
 
     def __init__(self, base_size: int, net_arch: Any, activation_fn: type[nn.Module], signed_log: bool) -> None:
         super().__init__()

@@ -194,12 +194,6 @@ class Game:
     def _action_features(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{self.game_id} sets action_feature_size but does not define _action_features")
 
-    def write_action_features(self, out: np.ndarray, observation: np.ndarray, action_mask: np.ndarray) -> None:
-        """:meth:`action_features` written into ``out``, a zero-filled float32 ``(num_actions,
-        action_feature_size)`` matrix (the inputs unchecked: for batches an action-feature network builds);
-        a game whose features have a compiled twin writes them there directly."""
-        out[...] = self._action_features(observation, action_mask)
-
     def legal_action_features(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The legal actions' rows of :meth:`action_features` for a batch: ``observations`` ``(batch, size)``
         float32, ``action_masks`` ``(batch, num_actions)`` bool; float32 ``(legal actions in all,

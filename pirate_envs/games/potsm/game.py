@@ -176,11 +176,6 @@ class PotsmGame(Game):
 
         return action_features(observation, action_mask, self.num_players)
 
-    def write_action_features(self, out: np.ndarray, observation: np.ndarray, action_mask: np.ndarray) -> None:
-        from pirate_envs.games.potsm.action_features import action_features
-
-        action_features(observation, action_mask, self.num_players, out=out)
-
     def legal_action_features(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         from pirate_envs.games.potsm.action_features import legal_action_features
 
