@@ -178,3 +178,26 @@ def test_train_speed_counts_only_the_rollouts_inside_the_window():
     assert train_speed.rollout_time(starts, ends, 5.0, 10.0) == 3.0
     with pytest.raises(ValueError):  # a start without its end is a broken record, not a shorter sum
         train_speed.rollout_time(starts, ends[:-1], 2.0, 13.0)
+
+
+def test_update_speed_times_each_head_path(tmp_path, capsys):
+    """``benchmarks/update_speed.py`` on a small potsm action-feature config: one row per head path, and a
+    config without action features refused with what is missing named."""
+    import update_speed
+
+    config = tmp_path / "small.yaml"
+    config.write_text(
+        "env: {id: potsm_v0, options: {num_players: 3}}\nrun: {total_timesteps: 64}\n"
+        "vec_env: {n_envs: 2}\n"
+        "ppo: {n_steps: 16, batch_size: 16}\n"
+        "network: {pi: [16], vf: [16], action_features: true, features_in_policy: true}\n"
+    )
+    assert update_speed.main([str(config), "--points", "40", "--seconds", "0.01", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "potsm_v0 {'num_players': 3}: 40 points" in out and "minibatches of 16" in out
+    for path in ("legal rows", "every row, written", "every row, given"):
+        assert f"| {path} | " in out
+    flat = tmp_path / "flat.yaml"
+    flat.write_text("env: {id: potsm_v0}\nrun: {total_timesteps: 64}\n")
+    assert update_speed.main([str(flat), "--points", "8"]) == 2
+    assert "has no network.action_features" in capsys.readouterr().err
