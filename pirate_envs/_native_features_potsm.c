@@ -175,19 +175,30 @@ static long write_features(Features *f, const long *lay, long n, const float *ob
     return count;
 }
 
-/* What both entry points check and take: the rules, the player count, the layout and its table. */
-static int take_rules(PyObject *spec, long n, PyObject *layout, PotsmRules *rules, long *lay, Py_buffer *table,
-                      const char *who) {
-    if (potsm_rules(spec, rules, who) < 0) return -1;
-    if (!blocks_as_expected(rules->sp)) {
+/* Both entry points' arguments, (out, observation(s), mask(s), rules_spec, n, layout): the rules, the player
+ * count and the layout checked, the sizes they give; on success the caller releases ``table``. */
+typedef struct {
+    PyObject *out, *obs, *mask;
+    PotsmRules rules;
+    long n, k, num_actions, lay[L_INTS];
+    Py_buffer table;
+} Call;
+
+static int take_call(PyObject *args, Call *c, const char *who) {
+    PyObject *spec, *layout;
+    if (!PyArg_ParseTuple(args, "OOOOlO", &c->out, &c->obs, &c->mask, &spec, &c->n, &layout)) return -1;
+    if (potsm_rules(spec, &c->rules, who) < 0) return -1;
+    if (!blocks_as_expected(c->rules.sp)) {
         PyErr_Format(PyExc_ValueError, "%s: the rules spec's action blocks are not the ones the twin reads", who);
         return -1;
     }
-    if (n < 2 || n > PF_MAX_N) {
+    if (c->n < 2 || c->n > PF_MAX_N) {
         PyErr_Format(PyExc_ValueError, "%s: a player count outside 2..16", who);
         return -1;
     }
-    return take_layout(layout, lay, table, n);
+    c->k = PF_BASE + c->n - 1;
+    c->num_actions = c->rules.sp[R_ACCUSE] + PS_SHIPS * (c->n - 1);
+    return take_layout(layout, c->lay, &c->table, c->n);
 }
 
 static int float_matrix(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t columns, const char *what,
@@ -203,37 +214,32 @@ static int float_matrix(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t
 }
 
 PyObject *potsm_features(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *out_obj, *obs_obj, *mask_obj, *spec, *layout;
-    long n;
-    if (!PyArg_ParseTuple(args, "OOOOlO", &out_obj, &obs_obj, &mask_obj, &spec, &n, &layout)) return NULL;
-    PotsmRules rules;
-    long lay[L_INTS];
-    Py_buffer table, out, buf, mbuf;
-    if (take_rules(spec, n, layout, &rules, lay, &table, "potsm_features") < 0) return NULL;
-    const long k = PF_BASE + n - 1, num_actions = rules.sp[R_ACCUSE] + PS_SHIPS * (n - 1);
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&table);
+    Call c;
+    Py_buffer out, buf, mbuf;
+    if (take_call(args, &c, "potsm_features") < 0) return NULL;
+    if (PyObject_GetBuffer(c.out, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&c.table);
         return NULL;
     }
-    if (out.format == NULL || strcmp(out.format, "f") != 0 || out.ndim != 2 || out.shape[0] != num_actions ||
-        out.shape[1] != PS_SHIPS * k) {
+    if (out.format == NULL || strcmp(out.format, "f") != 0 || out.ndim != 2 || out.shape[0] != c.num_actions ||
+        out.shape[1] != PS_SHIPS * c.k) {
         PyBuffer_Release(&out);
-        PyBuffer_Release(&table);
+        PyBuffer_Release(&c.table);
         PyErr_SetString(PyExc_TypeError, "potsm_features: out must be the float32 (actions, 9 * channels) matrix");
         return NULL;
     }
-    if (twin_obs_and_mask(obs_obj, mask_obj, lay[L_SIZE], num_actions, &buf, &mbuf, "potsm_features") < 0) {
+    if (twin_obs_and_mask(c.obs, c.mask, c.lay[L_SIZE], c.num_actions, &buf, &mbuf, "potsm_features") < 0) {
         PyBuffer_Release(&out);
-        PyBuffer_Release(&table);
+        PyBuffer_Release(&c.table);
         return NULL;
     }
     PyObject *result = NULL;
-    Features f = {.r = &rules, .table = (const double *)table.buf, .k = k};
+    Features f = {.r = &c.rules, .table = (const double *)c.table.buf, .k = c.k};
     if (buf.ndim != 1 || mbuf.ndim != 1) {
         PyErr_SetString(PyExc_ValueError, "potsm_features: the observation and the mask must be vectors");
         goto done;
     }
-    if (write_features(&f, lay, n, (const float *)buf.buf, (const unsigned char *)mbuf.buf, num_actions,
+    if (write_features(&f, c.lay, c.n, (const float *)buf.buf, (const unsigned char *)mbuf.buf, c.num_actions,
                        (float *)out.buf, 0) < 0)
         goto done;
     Py_INCREF(Py_None);
@@ -242,34 +248,30 @@ done:
     PyBuffer_Release(&buf);
     PyBuffer_Release(&mbuf);
     PyBuffer_Release(&out);
-    PyBuffer_Release(&table);
+    PyBuffer_Release(&c.table);
     return result;
 }
 
 PyObject *potsm_legal_features(PyObject *Py_UNUSED(self), PyObject *args) {
     static const char *who = "potsm_legal_features";
-    PyObject *out_obj, *obs_obj, *masks_obj, *spec, *layout;
-    long n;
-    if (!PyArg_ParseTuple(args, "OOOOlO", &out_obj, &obs_obj, &masks_obj, &spec, &n, &layout)) return NULL;
-    PotsmRules rules;
-    long lay[L_INTS];
-    Py_buffer table, out, obs, masks;
-    if (take_rules(spec, n, layout, &rules, lay, &table, who) < 0) return NULL;
-    const long k = PF_BASE + n - 1, num_actions = rules.sp[R_ACCUSE] + PS_SHIPS * (n - 1), width = PS_SHIPS * k;
-    if (float_matrix(obs_obj, &obs, 0, lay[L_SIZE], "the observations", who) < 0) {
-        PyBuffer_Release(&table);
+    Call c;
+    Py_buffer out, obs, masks;
+    if (take_call(args, &c, who) < 0) return NULL;
+    const long width = PS_SHIPS * c.k;
+    if (float_matrix(c.obs, &obs, 0, c.lay[L_SIZE], "the observations", who) < 0) {
+        PyBuffer_Release(&c.table);
         return NULL;
     }
-    if (float_matrix(out_obj, &out, 1, width, "out", who) < 0) {
+    if (float_matrix(c.out, &out, 1, width, "out", who) < 0) {
         PyBuffer_Release(&obs);
-        PyBuffer_Release(&table);
+        PyBuffer_Release(&c.table);
         return NULL;
     }
     PyObject *result = NULL;
-    if (PyObject_GetBuffer(masks_obj, &masks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto no_masks;
+    if (PyObject_GetBuffer(c.mask, &masks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto no_masks;
     const char *format = masks.format == NULL ? "B" : masks.format;
     if ((strcmp(format, "b") != 0 && strcmp(format, "B") != 0 && strcmp(format, "?") != 0) || masks.ndim != 2 ||
-        masks.shape[0] != obs.shape[0] || masks.shape[1] != num_actions) {
+        masks.shape[0] != obs.shape[0] || masks.shape[1] != c.num_actions) {
         PyErr_Format(PyExc_TypeError, "%s: the masks must be one byte (int8, uint8, bool) per action, a row per observation",
                      who);
         goto done;
@@ -281,11 +283,11 @@ PyObject *potsm_legal_features(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_Format(PyExc_ValueError, "%s: out has %zd rows for %zd legal actions", who, out.shape[0], legal);
         goto done;
     }
-    Features f = {.r = &rules, .table = (const double *)table.buf, .k = k};
+    Features f = {.r = &c.rules, .table = (const double *)c.table.buf, .k = c.k};
     float *rows = (float *)out.buf;
     for (Py_ssize_t i = 0; i < obs.shape[0]; i++) {
-        const long written = write_features(&f, lay, n, (const float *)obs.buf + i * lay[L_SIZE], mask + i * num_actions,
-                                            num_actions, rows, 1);
+        const long written = write_features(&f, c.lay, c.n, (const float *)obs.buf + i * c.lay[L_SIZE],
+                                            mask + i * c.num_actions, c.num_actions, rows, 1);
         if (written < 0) goto done;
         rows += written * width;
     }
@@ -296,6 +298,6 @@ done:
 no_masks:
     PyBuffer_Release(&out);
     PyBuffer_Release(&obs);
-    PyBuffer_Release(&table);
+    PyBuffer_Release(&c.table);
     return result;
 }
