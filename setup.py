@@ -18,6 +18,7 @@ setup(
                 "pirate_envs/_native_bots_tortuga.c",
                 "pirate_envs/_native_bots_potsm.c",
                 "pirate_envs/_native_features_potsm.c",
+                "pirate_envs/_native_encode_potsm.c",
             ],
             # headers shared by the bot files, shipped in the sdist
             depends=["pirate_envs/_native_bots.h", "pirate_envs/_native_potsm.h"],

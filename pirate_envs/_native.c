@@ -11,7 +11,8 @@
  *     offsets and constants that ObservationEncoder.native_spec builds once per game.
  *
  * The heuristic bots' twins live in _native_bots.c (Dead Man's Draw) and _native_bots_tortuga.c (Tortuga
- * 1667), built into this same module (setup.py).
+ * 1667), built into this same module (setup.py), like Pirates of the Spanish Main's bot, action features and
+ * observation encoder (_native_bots_potsm.c, _native_features_potsm.c, _native_encode_potsm.c).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1275,6 +1276,7 @@ PyObject *tor_act(PyObject *self, PyObject *args);
 PyObject *potsm_act(PyObject *self, PyObject *args);
 PyObject *potsm_features(PyObject *self, PyObject *args);
 PyObject *potsm_legal_features(PyObject *self, PyObject *args);
+PyObject *potsm_encode(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"dmd_encode", dmd_encode, METH_VARARGS,
@@ -1286,6 +1288,9 @@ static PyMethodDef methods[] = {
     {"tor_counts", tor_counts, METH_VARARGS,
      "tor_counts(buf, state, seat, spec): Tortuga's observation of ``seat`` as stored bytes, written into "
      "``buf`` (a copy of the encoder's template; the twin of ObservationEncoder._encode before the bias)."},
+    {"potsm_encode", potsm_encode, METH_VARARGS,
+     "potsm_encode(out, state, seat, spec): Pirates of the Spanish Main's observation of ``seat`` written into "
+     "the zero-filled float32 vector ``out`` (the twin of ObservationEncoder.encode_python; _native_encode_potsm.c)."},
     {"dmd_act", dmd_act, METH_VARARGS,
      "dmd_act(obs, mask, spec, margin): Dead Man's Draw's heuristic bot's action from its observation and "
      "mask, None where it picks at random (the twin of HeuristicPolicy.act)."},

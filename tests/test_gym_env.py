@@ -348,6 +348,21 @@ def test_pool_sampling_mix_and_latest_share(tmp_path):
     assert all(abs(share[p] - 0.5 * 0.25 / 3) < 0.02 for p in paths[:-1])
 
 
+@pytest.mark.parametrize(
+    "weights", [(1.0,), (0.2, 0.7, 0.1), (0.3, 0.7, 0.0), (1.0, 1.0, 2.0), tuple(np.linspace(0.05, 1.3, 11))]
+)
+def test_pool_draws_are_numpys_weighted_choice(weights):
+    """The pool's draw is ``Generator.choice`` with the mix's probabilities, draw for draw, and leaves the
+    generator where ``choice`` does (so a seeded env meets the same opponents as it did with ``choice``)."""
+    from pirate_envs.core.selfplay import weighted_index
+
+    ours, numpys = np.random.default_rng(3), np.random.default_rng(3)
+    w = np.array(weights)
+    for _ in range(20_000):
+        assert weighted_index(weights, ours) == int(numpys.choice(len(weights), p=w / w.sum()))
+    assert ours.random() == numpys.random()
+
+
 def test_pool_limits_persistence_and_errors(tmp_path):
     pool = SelfPlayPool(mix={"selfplay": 1.0}, max_snapshots=2)
     for i in range(3):

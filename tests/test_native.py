@@ -1,10 +1,10 @@
 """The compiled twins of ``pirate_envs/_native.c`` against their pure-Python references.
 
-The Python code is the oracle: every observation the compiled encoders of Dead Man's Draw, Madame Ching
-and Tortuga write is compared, entry for entry and bit for bit, with ``ObservationEncoder.encode_python``
-on every seat of every state of random games (each player count, variant and option). Where the module
-is not built these tests skip, except the one that says it must be built where a C compiler and Python's
-headers are present.
+The Python code is the oracle: every observation the compiled encoders of Dead Man's Draw, Madame Ching,
+Tortuga and Pirates of the Spanish Main write is compared, entry for entry and bit for bit, with
+``ObservationEncoder.encode_python`` on every seat of every state of random games (each player count,
+variant and option). Where the module is not built these tests skip, except the one that says it must be
+built where a C compiler and Python's headers are present.
 """
 
 from __future__ import annotations
@@ -194,3 +194,96 @@ def test_tor_negative_public_counts_stay_on_the_fast_path():
     assert reference[block + 21] == -3.0
     if NATIVE is not None:
         np.testing.assert_array_equal(tor_compiled(state, 0), reference)
+
+
+def potsm_compiled(state, seat: int) -> np.ndarray:
+    """Pirates of the Spanish Main's compiled observation, with no fallback."""
+    encoder = state.game.encoder
+    out = np.zeros(encoder.size, dtype=np.float32)
+    NATIVE.potsm_encode(out, state, seat, encoder.native_spec)
+    return out
+
+
+@needs_native
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+@pytest.mark.parametrize("variant", ["base", "upcoming", "hand", "both"])
+def test_potsm_compiled_observation_equals_the_reference(num_players, variant):
+    """PSM-1060..1082 as the Python encoder writes them, on every seat of every state of random games: the
+    upcoming adventures (PSM-802), private hands and their sizes (PSM-803), the phase and a pending accusation
+    for the seat to act only (PSM-1075, 1076), and the finished game."""
+    game_cls = game_class("potsm_v0")
+    game = game_cls(num_players=num_players, **game_cls.variants[variant])
+    phases, checked = set(), 0
+    for seed in range(6):
+        for state in random_states(game, seed):
+            phases.add((state.phase, bool(state.pending_accusation)))
+            for seat in range(num_players):
+                assert_same_as_python(state, seat, potsm_compiled)
+                checked += 1
+    # the accusation's discard (phase 1, with its pending accusation) exists with hands only (PSM-803)
+    assert phases == ({(0, False), (1, True)} if game.move_cards_in_hand else {(0, False)})
+    assert checked > 400
+
+
+@needs_native
+def test_potsm_compiled_observation_of_a_truncated_game():
+    """A game cut at max_decisions (PSM-1031) shows no seat a phase, like a finished one (PSM-1075)."""
+    game = game_class("potsm_v0")(num_players=3, max_decisions=9)
+    for seed in range(3):
+        states = list(random_states(game, seed))
+        assert states[-1].truncated and not states[-1].game_over
+        for state in states:
+            for seat in range(3):
+                assert_same_as_python(state, seat, potsm_compiled)
+
+
+@needs_native
+def test_potsm_fields_the_twin_does_not_expect_fall_back_to_the_python_encoder():
+    """A hand-edited state the twin refuses (numpy ints, a line that is not a permutation, a seat or card out of
+    range, more than four adventures in the row) is encoded by the Python code; a count above 127, which the
+    Python fast path leaves to the reference, the twin writes exactly."""
+    from pirate_envs.games.potsm.observation import encode_reference, field_slices
+
+    game = game_class("potsm_v0")(num_players=3, move_cards_in_hand=True)
+    states = [state.clone() for seed in range(4) for state in random_states(game, seed)]
+    base = next(s for s in states if s.recent_turns and s.pending_accusation)
+    edits = [
+        (TypeError, lambda s: setattr(s, "line", [np.int64(x) for x in s.line])),
+        (ValueError, lambda s: setattr(s, "line", [0] * 9)),
+        (ValueError, lambda s: setattr(s, "pirate_owner", [3, *s.pirate_owner[1:]])),
+        (ValueError, lambda s: setattr(s, "adventure_row", [0, 1, 2, 3, 4])),
+        (ValueError, lambda s: setattr(s, "adventure_row", [24])),
+        (ValueError, lambda s: s.recent_turns[0].__setitem__(0, 5)),
+        (ValueError, lambda s: setattr(s, "pending_accusation", [1, 9])),
+        (TypeError, lambda s: setattr(s, "hands", None)),
+    ]
+    for error, edit in edits:
+        state = base.clone()
+        edit(state)
+        seat = state.current_seat
+        with pytest.raises(error):
+            potsm_compiled(state, seat)
+        try:  # the Python encoder's answer, whatever it is, is encode's
+            expected = game.encoder.encode_python(state, seat)
+        except Exception as exc:  # a state so broken that the Python encoder fails too
+            with pytest.raises(type(exc)):
+                game.encoder.encode(state, seat)
+            continue
+        np.testing.assert_array_equal(game.encoder.encode(state, seat), expected)
+    state = base.clone()
+    state.fame[2], state.claimed[1] = 200, 255
+    np.testing.assert_array_equal(potsm_compiled(state, 0), encode_reference(state, 0))
+    assert potsm_compiled(state, 0)[field_slices(3)["ship_fame"]][2] == 200
+
+
+@needs_native
+def test_potsm_compiled_encoder_rejects_a_wrong_buffer_or_spec():
+    state = game_class("potsm_v0")(num_players=4).new_initial_state(0)
+    spec = state.game.encoder.native_spec
+    for out in (np.zeros(636, np.float32), np.zeros(637, np.float64), np.zeros(637, np.float32)[::1].reshape(7, 91).T):
+        with pytest.raises(ValueError):
+            NATIVE.potsm_encode(out, state, 0, spec)
+    with pytest.raises(ValueError, match="spec of the wrong length"):
+        NATIVE.potsm_encode(np.zeros(637, np.float32), state, 0, spec[:-1])
+    with pytest.raises(ValueError, match="bad seat"):
+        NATIVE.potsm_encode(np.zeros(637, np.float32), state, 4, spec)

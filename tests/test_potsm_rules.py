@@ -712,10 +712,14 @@ def random_states(n: int, options: dict, games: int = 4, every: int = 3):
 @pytest.mark.parametrize("options", VARIANTS, ids=["base", "upcoming", "hand", "both"])
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_fast_observation_equals_the_reference_encoder(n, options):
+    """Both fast encoders (the compiled twin where it is built, which ``observation`` uses, and the
+    pure-Python one) give the reference's vector."""
     encoder = PotsmGame(num_players=n, **options).encoder
     for state in random_states(n, options):
         for seat in range(n):
-            np.testing.assert_array_equal(state.observation(seat), encode_reference(state, seat))
+            reference = encode_reference(state, seat)
+            np.testing.assert_array_equal(state.observation(seat), reference)
+            np.testing.assert_array_equal(encoder.encode_python(state, seat), reference)
             assert len(encoder.absolute_bytes(state, seat)) == encoder.buffer_size
 
 
@@ -730,6 +734,7 @@ def test_observation_of_a_hand_edited_out_of_byte_value_falls_back_to_the_refere
         assert obs[field_slices(3)["ship_fame"]][4] == fame
         assert obs[field_slices(3)["claimed_fame"]][2] == claimed
         np.testing.assert_array_equal(obs, encode_reference(state, 0))
+        np.testing.assert_array_equal(state.game.encoder.encode_python(state, 0), obs)
 
 
 def test_count_fields_refuse_values_outside_a_byte():

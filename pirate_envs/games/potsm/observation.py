@@ -10,12 +10,14 @@ Two encoders produce the same vector:
 
 * :func:`encode_reference` — a plain, readable list-building version that follows the table
   field by field (used by tests as the specification in code);
-* :class:`ObservationEncoder` — the fast version used by the engine. Every entry of the
-  observation is a small integer, so the state is written as bytes (in absolute seat order,
-  from precomputed one-hot pieces; signed ship displacements in two's complement), one
-  precomputed per-seat gather picks and rotates the observer's entries, and one cast turns the
-  int8 bytes into float32. States with a fame, claim or turn count above 127 (possible in
-  principle, never seen in play) use the reference encoder.
+* :class:`ObservationEncoder` — the fast version used by the engine. Where ``pirate_envs._native``
+  is built (pirate_envs/core/native.py) its twin ``potsm_encode`` writes every entry straight into
+  the vector; otherwise, and for any state the twin refuses, :meth:`ObservationEncoder.encode_python`
+  runs: every entry of the observation is a small integer, so the state is written as bytes (in
+  absolute seat order, from precomputed one-hot pieces; signed ship displacements in two's
+  complement), one precomputed per-seat gather picks and rotates the observer's entries, and one
+  cast turns the int8 bytes into float32. States with a fame, claim or turn count above 127
+  (possible in principle, never seen in play) use the reference encoder.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
+from pirate_envs.core.native import NATIVE, twin_writes
 from pirate_envs.games.potsm.actions import NUM_TURN_KINDS, RECORD_ACCUSED, RECORD_ACTOR, RECORD_KIND, RECORD_SHIPS
 from pirate_envs.games.potsm.cards import NUM_ADVENTURE_TYPES, NUM_SHIPS
 
@@ -70,6 +73,11 @@ def field_specs(num_players: int) -> list[tuple[str, int, str]]:
 def field_slices(num_players: int) -> dict[str, slice]:
     """Field name -> slice of the observation vector, e.g. ``obs[field_slices(4)["ship_fame"]]``."""
     return layout_slices(field_specs(num_players))
+
+
+def _field_starts(num_players: int) -> list[tuple[int, str]]:
+    """``(start, name)`` of every field, in vector order."""
+    return [(field.start, name) for name, field in field_slices(num_players).items()]
 
 
 def observation_size(num_players: int) -> int:
@@ -282,8 +290,29 @@ class ObservationEncoder:
         # content-keyed caches of pieces that change rarely (pure functions of their key)
         self.pirate_pieces: dict[tuple, bytes] = {}
         self.turn_pieces: dict[tuple, bytes] = {}
+        self.native_spec = (  # pirate_envs._native.potsm_encode's spec (the order of its E_* enum)
+            n,
+            int(move_cards_in_hand),
+            self.size,
+            NUM_TURN_KINDS,
+            RECORD_ACTOR,
+            RECORD_KIND,
+            RECORD_ACCUSED,
+            RECORD_SHIPS,
+            *(start for start, _ in _field_starts(n)),
+        )
 
     def encode(self, state: PotsmState, seat: int) -> np.ndarray:
+        """The observation of ``seat``: written by the compiled twin where it is built, else (or where the
+        twin refuses the state) by :meth:`encode_python`."""
+        if NATIVE is not None:
+            out = np.zeros(self.size, dtype=np.float32)
+            if twin_writes("potsm_encode", out, state, seat, self.native_spec):
+                return out
+        return self.encode_python(state, seat)
+
+    def encode_python(self, state: PotsmState, seat: int) -> np.ndarray:
+        """The pure-Python encoder (the compiled twin's reference)."""
         # isascii: every byte below 128 (the counts are bytearrays, see PotsmState)
         if not (state.fame.isascii() and state.claimed.isascii()) or state.turn_index > BYTE_MAX:
             return encode_reference(state, seat)
