@@ -24,7 +24,7 @@ def test_prints_one_row_per_game_with_every_path():
     # best [median] x 4 paths: heuristic, features, observation, the Python twin of a compiled observation
     assert len(dmd) == 8 and all(cell.startswith("[") for cell in dmd[1::2])
     assert tortuga[2] == "-" and len(tortuga) == 7  # Tortuga has no per-action features
-    assert potsm[-1] == "-" and len(potsm) == 7  # potsm's observation has no compiled twin
+    assert len(potsm) == 8 and all(cell.startswith("[") for cell in potsm[1::2])  # every path, its encoder too
 
 
 def test_unknown_env_id_is_refused_with_the_known_ones():
