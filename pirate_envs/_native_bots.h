@@ -1,5 +1,6 @@
-/* What the compiled bot twins share (_native_bots.c, _native_bots_tortuga.c): reading the int head of a
- * spec tuple, and taking the observation and mask buffers with their formats checked. ``who`` names the
+/* What the compiled bot twins share (_native_bots.c, _native_bots_tortuga.c; potsm's through _native_potsm.h,
+ * and potsm's encoder its spec reading): reading the int head of a spec tuple, and taking the observation and
+ * mask buffers with their formats checked (static inline: a file that uses one of them does not warn of the other). ``who`` names the
  * twin in the error messages. Errors are ValueError/TypeError, which the Python callers take as "run the
  * Python bot" (pirate_envs/core/native.py, FALLBACK_ERRORS).
  */
@@ -10,7 +11,7 @@
 #include <Python.h>
 
 /* ``spec`` must be a tuple of ``count`` entries whose first ``ints`` are ints, copied into ``out``. */
-static int twin_spec_ints(PyObject *spec, Py_ssize_t count, int ints, long *out, const char *who) {
+static inline int twin_spec_ints(PyObject *spec, Py_ssize_t count, int ints, long *out, const char *who) {
     if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != count) {
         PyErr_Format(PyExc_ValueError, "%s: spec of the wrong length", who);
         return -1;
@@ -29,8 +30,8 @@ static int twin_spec_ints(PyObject *spec, Py_ssize_t count, int ints, long *out,
 
 /* Takes the float32 observation of ``size`` entries into ``buf`` and the one-byte-per-action mask into
  * ``mbuf``; 0 with both held (the caller releases them), or -1 with neither. */
-static int twin_obs_and_mask(PyObject *obs, PyObject *mask, long size, long num_actions, Py_buffer *buf,
-                             Py_buffer *mbuf, const char *who) {
+static inline int twin_obs_and_mask(PyObject *obs, PyObject *mask, long size, long num_actions, Py_buffer *buf,
+                                    Py_buffer *mbuf, const char *who) {
     if (PyObject_GetBuffer(obs, buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
     if (buf->format == NULL || strcmp(buf->format, "f") != 0 || buf->len != (Py_ssize_t)(size * (long)sizeof(float))) {
         PyBuffer_Release(buf);

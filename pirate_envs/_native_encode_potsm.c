@@ -12,8 +12,7 @@
  * wrong type or length, a seat, card or ship outside its range) raises ValueError, TypeError or IndexError,
  * and the caller then runs the Python encoder.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_native_bots.h" /* twin_spec_ints */
 
 /* Order of ObservationEncoder.native_spec (keep the two in step): the constants, then the field starts in
  * the order of observation.field_specs. */
@@ -272,16 +271,9 @@ static int encode(Enc *e, long seat) {
 PyObject *potsm_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *out, *state, *spec;
     long seat;
-    if (!PyArg_ParseTuple(args, "OOlO!", &out, &state, &seat, &PyTuple_Type, &spec)) return NULL;
-    if (PyTuple_GET_SIZE(spec) != E_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "potsm_encode: spec of the wrong length");
-        return NULL;
-    }
+    if (!PyArg_ParseTuple(args, "OOlO", &out, &state, &seat, &spec)) return NULL;
     Enc e;
-    for (int i = 0; i < E_COUNT; i++) {
-        e.sp[i] = int_of(PyTuple_GET_ITEM(spec, i));
-        if (e.sp[i] == -1 && PyErr_Occurred()) return NULL;
-    }
+    if (twin_spec_ints(spec, E_COUNT, E_COUNT, e.sp, "potsm_encode") < 0) return NULL;
     if (e.sp[E_N] < 2 || e.sp[E_N] > PE_MAX_N || seat < 0 || seat >= e.sp[E_N]) {
         PyErr_SetString(PyExc_ValueError, "potsm_encode: bad seat or player count");
         return NULL;

@@ -14,6 +14,8 @@ import sysconfig
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
+
 PURE_PYTHON_VARIABLE = "PIRATE_ENVS_PURE_PYTHON"
 FALLBACK_ERRORS = (ValueError, TypeError, IndexError, OverflowError)
 
@@ -48,6 +50,15 @@ def twin_writes(name: str, buffer: object, state: object, seat: int, spec: tuple
     except FALLBACK_ERRORS:
         return False
     return True
+
+
+def twin_vector(name: str, size: int, state: object, seat: int, spec: tuple) -> np.ndarray | None:
+    """The float32 observation of ``size`` entries that ``pirate_envs._native.<name>`` writes into a
+    zero-filled vector (see :func:`twin_writes`); None where the module is off or the twin refused the state."""
+    if NATIVE is None:
+        return None
+    out = np.zeros(size, dtype=np.float32)
+    return out if twin_writes(name, out, state, seat, spec) else None
 
 
 def twin_decides(name: str, *args: object) -> int | tuple[int, ...] | None:

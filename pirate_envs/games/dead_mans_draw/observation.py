@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
-from pirate_envs.core.native import NATIVE, twin_writes
+from pirate_envs.core.native import twin_vector
 from pirate_envs.games.dead_mans_draw.actions import GAME_OVER, LOCKER_ACCEPT, MAP_PICK, MERMAID_PICK, RAKE_PICK
 from pirate_envs.games.dead_mans_draw.cards import (
     CARD_VALUE,
@@ -159,11 +159,8 @@ class ObservationEncoder:
     def encode(self, state: DmdState, seat: int) -> np.ndarray:
         """The observation of ``seat``: the compiled twin where it is built (pirate_envs/core/native.py),
         else (or when it meets a value it does not expect) :meth:`encode_python`."""
-        if NATIVE is not None:
-            out = np.zeros(self.size, dtype=np.float32)
-            if twin_writes("dmd_encode", out, state, seat, self.native_spec):
-                return out
-        return self.encode_python(state, seat)
+        out = twin_vector("dmd_encode", self.size, state, seat, self.native_spec)
+        return self.encode_python(state, seat) if out is None else out
 
     def encode_python(self, state: DmdState, seat: int) -> np.ndarray:
         """The reference encoder (pure Python). Every 0/1 entry is written into one bytearray (fast

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pirate_envs.core.layout import layout_size, layout_slices
-from pirate_envs.core.native import NATIVE, twin_writes
+from pirate_envs.core.native import twin_vector
 from pirate_envs.games.potsm.actions import NUM_TURN_KINDS, RECORD_ACCUSED, RECORD_ACTOR, RECORD_KIND, RECORD_SHIPS
 from pirate_envs.games.potsm.cards import NUM_ADVENTURE_TYPES, NUM_SHIPS
 
@@ -73,11 +73,6 @@ def field_specs(num_players: int) -> list[tuple[str, int, str]]:
 def field_slices(num_players: int) -> dict[str, slice]:
     """Field name -> slice of the observation vector, e.g. ``obs[field_slices(4)["ship_fame"]]``."""
     return layout_slices(field_specs(num_players))
-
-
-def _field_starts(num_players: int) -> list[tuple[int, str]]:
-    """``(start, name)`` of every field, in vector order."""
-    return [(field.start, name) for name, field in field_slices(num_players).items()]
 
 
 def observation_size(num_players: int) -> int:
@@ -299,17 +294,14 @@ class ObservationEncoder:
             RECORD_KIND,
             RECORD_ACCUSED,
             RECORD_SHIPS,
-            *(start for start, _ in _field_starts(n)),
+            *(field.start for field in field_slices(n).values()),  # in field_specs order
         )
 
     def encode(self, state: PotsmState, seat: int) -> np.ndarray:
         """The observation of ``seat``: written by the compiled twin where it is built, else (or where the
         twin refuses the state) by :meth:`encode_python`."""
-        if NATIVE is not None:
-            out = np.zeros(self.size, dtype=np.float32)
-            if twin_writes("potsm_encode", out, state, seat, self.native_spec):
-                return out
-        return self.encode_python(state, seat)
+        out = twin_vector("potsm_encode", self.size, state, seat, self.native_spec)
+        return self.encode_python(state, seat) if out is None else out
 
     def encode_python(self, state: PotsmState, seat: int) -> np.ndarray:
         """The pure-Python encoder (the compiled twin's reference)."""
