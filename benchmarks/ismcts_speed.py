@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 import pirate_envs
-from pirate_envs.core.ismcts import ISMCTSPolicy
 from pirate_envs.core.registry import game_class
+from pirate_envs.policies.ismcts import ISMCTSPolicy
 
 
 def positions(game, count: int, seed: int = 0) -> list:

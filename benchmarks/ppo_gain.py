@@ -27,10 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's training package
 
+from training.apps.ship import ShipError, read_run_config
+from training.evaluation.stats import Z_95
+from training.evaluation.tournament import prepare_tournament, run_prepared
 from training.inputs import EXIT_USAGE, InputError
-from training.ship import ShipError, read_run_config
-from training.stats import Z_95
-from training.tournament import prepare_tournament, run_prepared
 from training.train import WARM_START_MODEL
 
 FOCAL = ("warm_start", "final")
@@ -54,7 +54,7 @@ def paired_difference(first: Sequence[int], second: Sequence[int]) -> dict[str, 
 
 
 def run_config(run_dir: Path) -> dict[str, Any]:
-    """The run's game: ``env_id`` and rule ``options`` of its config.yaml (``training.ship.read_run_config``)."""
+    """The run's game: ``env_id`` and rule ``options`` of its config.yaml (``training.apps.ship.read_run_config``)."""
     if not (run_dir / "config.yaml").is_file():
         raise InputError(f"{run_dir} is not a training run directory (no config.yaml)")
     try:

@@ -1,7 +1,7 @@
 """Strength yardsticks per game: random, heuristic, search bots and a checkpoint, with the parity rate.
 
 For each game at its default player count (or ``--num-players``), every policy of the table plays
-one seat-rotated tournament (``training.tournament``) against n−1 copies of ``random`` and one
+one seat-rotated tournament (``training.evaluation.tournament``) against n−1 copies of ``random`` and one
 against n−1 copies of ``heuristic``, all with the same ``--games`` and ``--seed`` (so every cell is
 played on the same deals and seatings):
 
@@ -38,10 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the checkout's training package (the wheel has it as pirate_envs.training)
 
 from pirate_envs.core.registry import ENV_IDS  # noqa: E402
+from training.apps.ship import YARDSTICK_FIELDS  # noqa: E402
+from training.evaluation.stats import Z_95  # noqa: E402
+from training.evaluation.tournament import prepare_tournament, run_prepared  # noqa: E402
 from training.inputs import EXIT_USAGE, InputError, make_game, parse_options  # noqa: E402
-from training.ship import YARDSTICK_FIELDS  # noqa: E402
-from training.stats import Z_95  # noqa: E402
-from training.tournament import prepare_tournament, run_prepared  # noqa: E402
 
 OPPONENTS = ("random", "heuristic")
 CHECKPOINT = "checkpoint"
@@ -147,7 +147,7 @@ def check_record_target(path: Path, env_id: str, num_players: int | None, option
     try:
         recorded = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
-        raise InputError(f"--record: cannot read {path} ({exc}); it is written by training.ship") from None
+        raise InputError(f"--record: cannot read {path} ({exc}); it is written by training.apps.ship") from None
     game = make_game(env_id, num_players, options)
     wanted = {"env_id": env_id, "num_players": game.num_players, "options": dict(game.options)}
     for key, value in wanted.items():

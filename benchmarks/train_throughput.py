@@ -88,7 +88,7 @@ def opponents_of(config: TrainConfig, spec: str) -> Any:
     training starts with; later stages add self-play snapshots, which cost less than heuristic bots)."""
     if spec != "config":
         return spec
-    from pirate_envs.core.selfplay import SelfPlayPool
+    from pirate_envs.policies.selfplay import SelfPlayPool
     from training.curriculum import OpponentSchedule
 
     return SelfPlayPool(mix=OpponentSchedule.from_config(config).mix(0))

@@ -12,14 +12,15 @@ opponent pool and ``CheckpointPolicy`` (needs the ``train`` extra) plays a train
 ``__version__`` comes from ``pirate_envs/_version.py``.
 """
 
+from pirate_envs import _moved  # noqa: F401  (old import paths of moved modules answer from here on)
 from pirate_envs._version import __version__ as __version__
+from pirate_envs.adapters.gym_env import gym_id, make_gym, register_gym_envs
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import TERMINAL
-from pirate_envs.core.gym_env import gym_id, make_gym, register_gym_envs
-from pirate_envs.core.interop import register_pettingzoo_envs
-from pirate_envs.core.policy import Policy, RandomPolicy
 from pirate_envs.core.registry import ENV_IDS, game_class, make, make_heuristic
-from pirate_envs.core.selfplay import SelfPlayPool
+from pirate_envs.interop.registry import register_pettingzoo_envs
+from pirate_envs.policies.base import Policy, RandomPolicy
+from pirate_envs.policies.selfplay import SelfPlayPool
 
 register_gym_envs()
 register_pettingzoo_envs()  # pettingzoo.make("aec", "pirate_envs/potsm_v0"), where PettingZoo has a registry
@@ -29,7 +30,7 @@ def __getattr__(name: str):
     # CheckpointPolicy is imported on first use: its module is light, but keeping it out of the
     # import keeps ``pirate_envs`` free of any torch / sb3-contrib requirement.
     if name == "CheckpointPolicy":
-        from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+        from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
 
         return CheckpointPolicy
     raise AttributeError(f"module 'pirate_envs' has no attribute {name!r}")

@@ -45,7 +45,7 @@ and available by name from ``pirate_envs.games.dead_mans_draw.observation.field_
 Version history: v0 — first release.
 """
 
-from pirate_envs.core.aec import make_env_functions
+from pirate_envs.adapters.aec import make_env_functions
 from pirate_envs.games.dead_mans_draw import DmdGame, HeuristicPolicy
 
 Game = DmdGame

@@ -4,7 +4,7 @@
 
 Seat 0 is played by the game's heuristic bot, every other seat by a random bot. The log is a
 spectator's (public information only): the codes the table uses, explained once; the table once
-per round (:mod:`pirate_envs.core.table_text` writes the game's ``table_view(None)``); one line per
+per round (:mod:`pirate_envs.drawing.text` writes the game's ``table_view(None)``); one line per
 action as a spectator may read it (``describe_action``: a card played face down stays unnamed), with
 what it turned up (``narration.describe_outcome``); at the end the final table (all secrets the rules
 reveal) and the result line. ``--quiet`` prints the header, the final table and the result only.
@@ -21,10 +21,9 @@ import numpy as np
 
 import pirate_envs
 from pirate_envs.cli import command_prog
-from pirate_envs.core.policy import RandomPolicy
 from pirate_envs.core.registry import env_module
-from pirate_envs.core.render_modes import TablePainter
-from pirate_envs.core.table_text import (
+from pirate_envs.drawing.render_modes import TablePainter
+from pirate_envs.drawing.text import (
     DEFAULT_WIDTH,
     describe_outcome,
     glossary_lines,
@@ -33,6 +32,7 @@ from pirate_envs.core.table_text import (
     table_lines,
     wrap,
 )
+from pirate_envs.policies.base import RandomPolicy
 
 GIF_SCALE = 0.5  # frames are drawn at 1280x720 and stored at half size
 GIF_FRAME_MS = 600

@@ -47,7 +47,7 @@ observation layout (MCH-1005) is documented in ``docs/madame_ching.md`` and avai
 Version history: v0 — first release.
 """
 
-from pirate_envs.core.aec import make_env_functions
+from pirate_envs.adapters.aec import make_env_functions
 from pirate_envs.games.madame_ching import HeuristicPolicy, MadameChingGame
 
 Game = MadameChingGame

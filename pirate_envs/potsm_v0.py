@@ -42,7 +42,7 @@ available by name from ``pirate_envs.games.potsm.observation.field_slices(n)``.
 Version history: v0 — first release.
 """
 
-from pirate_envs.core.aec import make_env_functions
+from pirate_envs.adapters.aec import make_env_functions
 from pirate_envs.games.potsm import HeuristicPolicy, PotsmGame
 
 Game = PotsmGame

@@ -87,8 +87,8 @@ def config_path(text: str | Path) -> Path:
 
 
 def shipped_policy(env_id: str, deterministic: bool = True) -> Any:
-    """The shipped agent of ``env_id`` as a :class:`~pirate_envs.core.checkpoint_policy.CheckpointPolicy`
+    """The shipped agent of ``env_id`` as a :class:`~pirate_envs.networks.checkpoint_policy.CheckpointPolicy`
     (the ``act(observation, action_mask, rng)`` protocol of every policy); needs the ``train`` extra."""
-    from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+    from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
 
     return CheckpointPolicy(shipped_checkpoint(env_id), deterministic=deterministic)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import pirate_envs
+from pirate_envs.adapters.gym_env import make_gym
 from pirate_envs.core.errors import InvalidOptionError
-from pirate_envs.core.gym_env import make_gym
 from pirate_envs.core.registry import feature_env_ids, game_class
 from pirate_envs.games.potsm.action_features import BASE_CHANNELS, num_channels
 from pirate_envs.games.potsm.actions import ACCUSE_BASE, FOG_ACTION
@@ -129,7 +129,7 @@ def test_features_show_nothing_the_observation_does_not(env_id):
             assert np.array_equal(game.action_features(other.observation(seat), other.legal_action_mask()), expected)
 
 
-@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")  # check_env's unmasked steps
+@pytest.mark.filterwarnings("ignore::pirate_envs.adapters.checks.IllegalActionWarning")  # check_env's unmasked steps
 @pytest.mark.parametrize("env_id", FEATURE_GAMES)
 def test_gym_option_appends_the_features_and_stays_in_its_space(env_id):
     from gymnasium.utils.env_checker import check_env
@@ -154,8 +154,8 @@ def test_action_feature_network_saves_loads_and_plays_from_plain_observations(tm
     import torch
     from sb3_contrib import MaskablePPO
 
-    from pirate_envs.core.action_feature_policy import ActionFeaturePolicy
-    from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+    from pirate_envs.networks.action_feature_policy import ActionFeaturePolicy
+    from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
     from training.checkpoints import model_spaces, model_zip_unfit
 
     options = {"num_players": 3}
@@ -187,7 +187,7 @@ def test_action_feature_network_saves_loads_and_plays_from_plain_observations(tm
     features = game.action_features(observation, mask)
     assert not np.allclose(logits[legal], logits[legal][0]) or len(np.flatnonzero(features.any(axis=1))) < 2
 
-    from training.matches import play_matches
+    from training.evaluation.matches import play_matches
 
     result = play_matches(policy, "potsm_v0", "heuristic", games=3, seed=0, options=options)
     assert result.games == 3 and sum(result.games_by_seat) == 3
@@ -197,7 +197,7 @@ def test_action_feature_policy_refuses_the_wrong_spaces():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from pirate_envs.core.action_feature_policy import ActionFeaturePolicy
+    from pirate_envs.networks.action_feature_policy import ActionFeaturePolicy
 
     plain = make_gym("potsm_v0")
     with pytest.raises(ValueError, match=r"make_gym\(\.\.\., action_features=True\)"):
@@ -208,13 +208,13 @@ def test_action_feature_policy_refuses_the_wrong_spaces():
 
 def test_a_training_run_with_action_features_clones_trains_resumes_and_evaluates(tmp_path):
     """network.action_features: the warm start records feature inputs, PPO trains the feature network,
-    a resumed run keeps it, and training.evaluate plays the result from plain observations."""
+    a resumed run keeps it, and training.evaluation.evaluate plays the result from plain observations."""
     pytest.importorskip("sb3_contrib")
     import json
 
     import yaml
 
-    from training.evaluate import main as evaluate
+    from training.evaluation.evaluate import main as evaluate
     from training.train import main as train
 
     run_dir = tmp_path / "run"
@@ -236,7 +236,7 @@ def test_a_training_run_with_action_features_clones_trains_resumes_and_evaluates
     assert train(["--resume", str(run_dir), "--set", "run.total_timesteps=96"]) == 0
     from sb3_contrib import MaskablePPO
 
-    from pirate_envs.core.action_feature_policy import ActionFeaturePolicy
+    from pirate_envs.networks.action_feature_policy import ActionFeaturePolicy
 
     final = MaskablePPO.load(run_dir / "final_model.zip", device="cpu")
     assert isinstance(final.policy, ActionFeaturePolicy) and final.num_timesteps == 96
@@ -334,7 +334,7 @@ def test_flat_rollout_buffer_keeps_rows_aligned_and_reuses_its_observation_array
     import torch
     from gymnasium import spaces
 
-    from pirate_envs.core.action_feature_policy import FlatRolloutBuffer
+    from pirate_envs.networks.action_feature_policy import FlatRolloutBuffer
 
     n_steps, n_envs = 8, 3
     buffer = FlatRolloutBuffer(n_steps, spaces.Box(-1e6, 1e6, (4,)), spaces.Discrete(50), n_envs=n_envs)

@@ -1,6 +1,6 @@
 """The lean AEC layer (issue 23 §2): PettingZoo's order-enforcing checks kept, their per-step cost not.
 
-The public ``env()`` is our :class:`~pirate_envs.core.aec.OrderEnforcingWrapper` (a subclass of
+The public ``env()`` is our :class:`~pirate_envs.adapters.aec.OrderEnforcingWrapper` (a subclass of
 PettingZoo's): the same errors before ``reset`` and inside ``agent_iter``, but ``last``/``observe``/
 ``step`` and the agent iterator never go through PettingZoo's ``__getattr__``. Observations are fresh
 arrays; rewards are zero until the end. Behaviour across all games is in ``test_conformance.py``
@@ -14,7 +14,7 @@ import pytest
 from pettingzoo.utils import wrappers
 
 import pirate_envs
-from pirate_envs.core.aec import OrderEnforcingWrapper
+from pirate_envs.adapters.aec import OrderEnforcingWrapper
 from pirate_envs.core.registry import game_class
 
 

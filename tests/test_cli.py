@@ -18,7 +18,7 @@ import pytest
 
 from pirate_envs import ENV_IDS, make_gym
 from pirate_envs.cli import COMMANDS, Command, main
-from pirate_envs.core.policy import resolve_policy
+from pirate_envs.policies.base import resolve_policy
 from pirate_envs.shipped import (
     checkpoints_dir,
     config_names,
@@ -36,11 +36,11 @@ ISSUE_COMMANDS = ("train", "evaluate", "play", "ship", "arena", "demo", "rate", 
 # what ``python -m`` runs from a checkout for each subcommand
 CHECKOUT_MODULES = {
     "train": "training.train",
-    "evaluate": "training.evaluate",
-    "play": "training.play",
-    "ship": "training.ship",
-    "rate": "training.rate",
-    "exploit": "training.exploit",
+    "evaluate": "training.evaluation.evaluate",
+    "play": "training.apps.play",
+    "ship": "training.apps.ship",
+    "rate": "training.evaluation.rate",
+    "exploit": "training.evaluation.exploit",
     "rllib-train": "training.rllib_train",
     "arena": "pirate_envs.arena.__main__",
     "demo": "pirate_envs.demo",
@@ -86,8 +86,8 @@ def test_subcommand_runs_the_checkout_module(name):
 
 
 def test_subcommand_passes_its_arguments_through(capsys):
-    """``pirate-envs evaluate ...`` is ``python -m training.evaluate ...``: same options, same output."""
-    from training.evaluate import main as evaluate_main
+    """``pirate-envs evaluate ...`` is ``python -m training.evaluation.evaluate ...``: same options, same output."""
+    from training.evaluation.evaluate import main as evaluate_main
 
     argv = ["--env", "dead_mans_draw_v0", "--policies", "random", "heuristic", "--games", "4", "--seed", "3"]
     assert main(["evaluate", *argv]) == 0
@@ -175,7 +175,7 @@ def test_shipped_policy_plays_its_game(env_id):
 
 
 def test_evaluate_checkpoint_shipped(capsys):
-    from training.evaluate import main as evaluate_main
+    from training.evaluation.evaluate import main as evaluate_main
 
     argv = ["--env", "dead_mans_draw_v0", "--checkpoint", "shipped", "--vs", "random", "--games", "2"]
     assert evaluate_main(argv) == 0
@@ -183,7 +183,7 @@ def test_evaluate_checkpoint_shipped(capsys):
 
 
 def test_shipped_for_the_wrong_player_count_is_an_input_error(capsys):
-    from training.evaluate import main as evaluate_main
+    from training.evaluation.evaluate import main as evaluate_main
 
     argv = ["--env", "potsm_v0", "--num-players", "3", "--checkpoint", "shipped", "--vs", "random", "--games", "2"]
     assert evaluate_main(argv) == 2

@@ -143,8 +143,10 @@ def test_training_functions_take_a_train_config():
     ``train`` (the public entry point) still converts one."""
     import typing
 
-    from training import callbacks, exploit, ship, train
+    from training import callbacks, train
+    from training.apps import ship
     from training.config import require_typed, typed_config
+    from training.evaluation import exploit
 
     for function in (
         train.build_vec_env,
@@ -208,7 +210,7 @@ def old_run(run_dir: Path, drop: dict[str, list[str]]) -> dict[str, Any]:
     import json
     import shutil
 
-    from pirate_envs.core.selfplay import SelfPlayPool
+    from pirate_envs.policies.selfplay import SelfPlayPool
     from training.callbacks import pool_to_state
 
     shipped = ROOT / "checkpoints" / "potsm_v0"
@@ -235,8 +237,8 @@ def old_run(run_dir: Path, drop: dict[str, list[str]]) -> dict[str, Any]:
 def test_resume_reads_an_old_runs_config_yaml(tmp_path):
     """--resume on a run whose config.yaml predates run.update_threads, vec_env.lockstep, vec_env.workers,
     network.action_embed and ppo.value_warmup_steps: the run's TrainConfig has their schema defaults, the
-    resumed run rewrites config.yaml complete, and training.ship reads the old file the same way."""
-    from training.ship import read_run_config
+    resumed run rewrites config.yaml complete, and training.apps.ship reads the old file the same way."""
+    from training.apps.ship import read_run_config
     from training.train import prepare_run, train
 
     drop = {

@@ -19,7 +19,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import pirate_envs
-from pirate_envs.core.env_options import IllegalActionWarning
+from pirate_envs.adapters.checks import IllegalActionWarning
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidStateError
 from pirate_envs.core.game import TERMINAL
 from pirate_envs.core.registry import env_module, game_class

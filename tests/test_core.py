@@ -14,9 +14,9 @@ import pirate_envs
 from pirate_envs.core.errors import InvalidOptionError, InvalidStateError
 from pirate_envs.core.game import copy_plain
 from pirate_envs.core.options import Option, resolve_options
-from pirate_envs.core.policy import RandomPolicy, resolve_policy
 from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
 from pirate_envs.core.rng import Rng, as_rng, as_seed
+from pirate_envs.policies.base import RandomPolicy, resolve_policy
 
 
 def test_rng_is_seeded_and_round_trips():
@@ -153,9 +153,9 @@ def test_copy_plain_keeps_numpy_scalars():
 
 
 def test_env_input_checks_name_what_is_allowed():
-    """The adapters' shared checks (pirate_envs.core.env_options): one integer action, a non-negative int seed,
+    """The adapters' shared checks (pirate_envs.adapters.checks): one integer action, a non-negative int seed,
     a known agent; each error names the value given and what is allowed."""
-    from pirate_envs.core.env_options import UnknownAgentError, as_action_index, check_seed, unknown_agent
+    from pirate_envs.adapters.checks import UnknownAgentError, as_action_index, check_seed, unknown_agent
 
     for good in (np.int64(3), np.uint8(3), np.array(3), np.array([3]), np.int32(3)):
         assert as_action_index("g", "player_0", good, 5) == 3 and type(as_action_index("g", "p", good, 5)) is int

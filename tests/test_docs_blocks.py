@@ -17,7 +17,7 @@ with these clauses:
 - ``slow: REASON``: run only with ``-m slow`` (a training run, a framework that takes half a minute to
   import); the default run parses every command of it with its module's own argument parser and
   compiles its Python, a fast variant of each.
-- ``stdin: TEXT``: what the block reads on standard input (``q`` for ``training.play``).
+- ``stdin: TEXT``: what the block reads on standard input (``q`` for ``training.apps.play``).
 - ``tiny TARGET: ARGS``: when this test runs the block, ARGS are added at the end of every command
   line that runs TARGET (``training.train``, a ``benchmarks/*.py`` path): tiny budgets through
   ``--set`` or ``--games``, one command per line; a ``--set KEY=...`` the command gives itself stands.

@@ -1,4 +1,4 @@
-"""Tournaments and checkpoint evaluation (``training.tournament``, ``training.stats``, ``training.evaluate``).
+"""Tournaments and checkpoint evaluation (``training.evaluation``: ``tournament``, ``stats``, ``evaluate``).
 
 Seating balance, seeding (same seed, any number of workers: same result), heuristic ahead of
 random in win rate and OpenSkill rating, sane Wilson intervals, the JSON/Markdown reports, and
@@ -15,10 +15,10 @@ from math import comb
 import pytest
 
 import pirate_envs
-from training.evaluate import evaluate_checkpoint, main
+from training.evaluation.evaluate import evaluate_checkpoint, main
+from training.evaluation.stats import openskill_ratings, placements, wilson_interval
+from training.evaluation.tournament import lineups, run_tournament, seating
 from training.inputs import InputError
-from training.stats import openskill_ratings, placements, wilson_interval
-from training.tournament import lineups, run_tournament, seating
 
 ENV_ID = "potsm_v0"
 
@@ -275,8 +275,8 @@ def test_cli_evaluates_an_rllib_checkpoint_given_by_a_relative_path(tmp_path, mo
     """The README's ``--checkpoint runs/rllib-quickstart/final``: a relative path failed in RLlib with
     ``URI has empty scheme``. A one-module checkpoint in the layout ``rllib_train`` writes, no training."""
     pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (the rllib extra)")
-    from pirate_envs.core.interop_rllib import FEATURES_KEY, MaskedPPOTorchRLModule
     from pirate_envs.core.registry import make
+    from pirate_envs.interop.rllib import FEATURES_KEY, MaskedPPOTorchRLModule
 
     aec = make(ENV_ID, num_players=2)
     module = MaskedPPOTorchRLModule(

@@ -1,6 +1,6 @@
 """``network.features_in_policy``: the action-feature network computes the per-action features from the
 plain observation and the action mask instead of reading them appended to the observation
-(pirate_envs/core/action_feature_policy.py). It must be the same network with the same numbers: the same
+(pirate_envs/networks/action_feature_policy.py). It must be the same network with the same numbers: the same
 initial weights, the same values, log-probabilities and gradients, the same model after PPO updates, the
 same clone after the imitation warm start, and checkpoints every tool loads."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from pirate_envs.core.checkpoint_policy import NetworkPolicy
 from pirate_envs.core.registry import game_class
+from pirate_envs.networks.checkpoint_policy import NetworkPolicy
 from training.config import ConfigError, validate_config
 from training.config_types import TrainConfig
 

@@ -18,11 +18,11 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import pirate_envs
 from pirate_envs import SelfPlayPool, gym_id, make_gym
-from pirate_envs.core.checkpoint_policy import CheckpointError, CheckpointNotFoundError, CheckpointPolicy
-from pirate_envs.core.env_options import IllegalActionWarning
+from pirate_envs.adapters.checks import IllegalActionWarning
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
-from pirate_envs.core.policy import RandomPolicy, resolve_policy
 from pirate_envs.core.registry import game_class
+from pirate_envs.networks.checkpoint_policy import CheckpointError, CheckpointNotFoundError, CheckpointPolicy
+from pirate_envs.policies.base import RandomPolicy, resolve_policy
 
 ENV_IDS = list(pirate_envs.ENV_IDS)
 
@@ -57,7 +57,7 @@ def untrained_checkpoints(tmp_path_factory):
     use), and one with a plain flat input for another player count."""
     from sb3_contrib import MaskablePPO
 
-    from pirate_envs.core.checkpoint_policy import signed_log_features_class
+    from pirate_envs.networks.checkpoint_policy import signed_log_features_class
 
     folder = tmp_path_factory.mktemp("checkpoints")
     paths = {}
@@ -84,13 +84,13 @@ def test_sb3_check_env(env_id, seat):
 # gymnasium's step-determinism check draws its action *before* a seeded reset, so the action can be
 # illegal in the new game whatever the sampler does; the default illegal_action="terminate" turns that
 # into a lost episode (with a warning) instead of an error.
-@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
+@pytest.mark.filterwarnings("ignore::pirate_envs.adapters.checks.IllegalActionWarning")
 @pytest.mark.parametrize(("env_id", "seat"), SEAT_CASES)
 def test_gymnasium_check_env(env_id, seat):
     gymnasium_check_env(make_gym(env_id, seat=seat), skip_render_check=True)
 
 
-@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
+@pytest.mark.filterwarnings("ignore::pirate_envs.adapters.checks.IllegalActionWarning")
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_registered_with_gymnasium(env_id):
     name = gym_id(env_id)
@@ -354,7 +354,7 @@ def test_pool_sampling_mix_and_latest_share(tmp_path):
 def test_pool_draws_are_numpys_weighted_choice(weights):
     """The pool's draw is ``Generator.choice`` with the mix's probabilities, draw for draw, and leaves the
     generator where ``choice`` does (so a seeded env meets the same opponents as it did with ``choice``)."""
-    from pirate_envs.core.selfplay import weighted_index
+    from pirate_envs.policies.selfplay import weighted_index
 
     ours, numpys = np.random.default_rng(3), np.random.default_rng(3)
     w = np.array(weights)

@@ -13,9 +13,9 @@ from pettingzoo.test import parallel_seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import pirate_envs
-from pirate_envs.core.interop import is_rllib_checkpoint, pettingzoo_id, register_pettingzoo_envs
-from pirate_envs.core.policy import resolve_policy
 from pirate_envs.core.registry import game_class
+from pirate_envs.interop.registry import is_rllib_checkpoint, pettingzoo_id, register_pettingzoo_envs
+from pirate_envs.policies.base import resolve_policy
 
 HAS_PZ_REGISTRY = hasattr(pettingzoo, "aec_registry") and hasattr(pettingzoo, "make")
 
@@ -61,7 +61,7 @@ def test_rllib_checkpoint_detection(tmp_path):
     assert resolve_policy("random", "potsm_v0", 2).act(np.zeros(3), np.array([0, 1, 0]), np.random.default_rng()) == 1
 
 
-UNMASKED_CLIENT = pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
+UNMASKED_CLIENT = pytest.mark.filterwarnings("ignore::pirate_envs.adapters.checks.IllegalActionWarning")
 
 
 @UNMASKED_CLIENT

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pirate_envs
-from pirate_envs.core.env_options import IllegalActionWarning
+from pirate_envs.adapters.checks import IllegalActionWarning
 from pirate_envs.core.registry import game_class, make
 
 pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (the rllib extra)")
@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 
 from ray.rllib.core.columns import Columns  # noqa: E402
 
-from pirate_envs.core.interop_rllib import FEATURES_KEY, MaskedPPOTorchRLModule, RLlibCheckpointPolicy  # noqa: E402
+from pirate_envs.interop.rllib import FEATURES_KEY, MaskedPPOTorchRLModule, RLlibCheckpointPolicy  # noqa: E402
 
 
 def random_positions(env_id: str, n: int, count: int, seed: int = 0):
@@ -63,9 +63,9 @@ def test_masked_module_samples_only_legal_actions(env_id):
 
 def test_rllib_self_play_training_end_to_end(tmp_path):
     """A tiny local run: masks hold (the env raises on any illegal action), metrics and a checkpoint are
-    written, and training.evaluate plays the checkpoint."""
-    from pirate_envs.core.policy import resolve_policy
-    from training.evaluate import evaluate_checkpoint
+    written, and training.evaluation.evaluate plays the checkpoint."""
+    from pirate_envs.policies.base import resolve_policy
+    from training.evaluation.evaluate import evaluate_checkpoint
     from training.rllib_train import train, validate_rllib_config
 
     env_id = "dead_mans_draw_v0" if "dead_mans_draw_v0" in pirate_envs.ENV_IDS else pirate_envs.ENV_IDS[0]
@@ -101,7 +101,7 @@ def test_rllib_self_play_training_end_to_end(tmp_path):
 def _pre_check(env_id: str, seed: int, **kwargs):
     from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-    from pirate_envs.core.interop_rllib import make_rllib_env
+    from pirate_envs.interop.rllib import make_rllib_env
 
     env = make_rllib_env(env_id, **kwargs)
     env.get_action_space("player_0").seed(seed)  # one space object serves every seat
@@ -131,7 +131,7 @@ def test_rllib_example_action_masking_module_reads_our_env():
     gives it that layout, and its masked logits allow only our legal actions."""
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    from pirate_envs.core.interop_rllib import make_rllib_env
+    from pirate_envs.interop.rllib import make_rllib_env
 
     env = make_rllib_env("potsm_v0", {"num_players": 2}, observation_key="observations")
     space = env.observation_space["player_0"]

@@ -39,7 +39,7 @@ def test_full_game_through_torchrl_wrapper(env_id):
     env.close()
 
 
-@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")
+@pytest.mark.filterwarnings("ignore::pirate_envs.adapters.checks.IllegalActionWarning")
 @pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
 def test_torchrl_default_collector_with_default_arguments(env_id):
     """TorchRL's collector with ``policy=None`` steps random actions drawn without our mask: the default

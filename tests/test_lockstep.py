@@ -125,7 +125,7 @@ def test_an_illegal_learner_action_ends_only_that_episode():
     masks = get_action_masks(vec)
     illegal = int(np.flatnonzero(~masks[0])[0])
     legal = int(np.flatnonzero(masks[1])[0])
-    with pytest.warns(pirate_envs.core.env_options.IllegalActionWarning):
+    with pytest.warns(pirate_envs.adapters.checks.IllegalActionWarning):
         _, rewards, dones, infos = vec.step(np.array([illegal, legal]))
     assert dones[0] and rewards[0] == -1.0 and infos[0]["illegal_action"] and "episode" in infos[0]
     assert not infos[1].get("illegal_action")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pirate_envs.core.policy import RandomPolicy
 from pirate_envs.games.madame_ching.game import MadameChingGame
 from pirate_envs.games.madame_ching.heuristic import HeuristicPolicy
+from pirate_envs.policies.base import RandomPolicy
 
 
 def play(game, policies, seed):

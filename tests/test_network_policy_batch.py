@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pirate_envs
-from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
 
 ROOT = Path(__file__).resolve().parents[1]
 

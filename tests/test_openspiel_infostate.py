@@ -13,8 +13,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import pirate_envs
+from pirate_envs.adapters.gym_env import make_gym
 from pirate_envs.core.errors import InvalidOptionError
-from pirate_envs.core.gym_env import make_gym
 from pirate_envs.core.infostate import InfostateTracker, default_history
 from pirate_envs.core.registry import ENV_IDS, game_class
 
@@ -161,7 +161,7 @@ def test_aec_env_offers_the_information_state(env_id: str) -> None:
     np.testing.assert_array_equal(again.observe("player_1")["observation"], env.observe("player_1")["observation"])
 
 
-@pytest.mark.filterwarnings("ignore::pirate_envs.core.env_options.IllegalActionWarning")  # check_env's unmasked steps
+@pytest.mark.filterwarnings("ignore::pirate_envs.adapters.checks.IllegalActionWarning")  # check_env's unmasked steps
 def test_gym_env_offers_the_information_state() -> None:
     env = make_gym("dead_mans_draw_v0", infostate=True)
     check_env(env.unwrapped, skip_render_check=True)

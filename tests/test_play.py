@@ -1,4 +1,4 @@
-"""A person against bots in the terminal (``training.play``), driven by scripted input.
+"""A person against bots in the terminal (``training.apps.play``), driven by scripted input.
 
 Bad answers (garbage, out of range) are asked again; the game completes; end of input and quit
 leave cleanly; ``?``/``help`` explains the decision, every choice, the table and the codes; lines fit
@@ -18,9 +18,9 @@ import pytest
 
 import pirate_envs
 from pirate_envs.core.registry import game_class
-from pirate_envs.core.table_text import choice_lines, glossary_lines, help_lines, rules_doc, table_lines, wrap
+from pirate_envs.drawing.text import choice_lines, glossary_lines, help_lines, rules_doc, table_lines, wrap
+from training.apps.play import choice_help, main, play_game, tell_move
 from training.inputs import InputError
-from training.play import choice_help, main, play_game, tell_move
 
 ENV_ID = "potsm_v0"
 GARBAGE = ["", "abc", "0", "-1", "999", "1.5", "v"]

@@ -11,7 +11,6 @@ import hashlib
 import numpy as np
 import pytest
 
-from pirate_envs.core.policy import RandomPolicy
 from pirate_envs.games.potsm.actions import ACCUSE_BASE, accuse_action, num_actions
 from pirate_envs.games.potsm.cards import (
     ANCIENT_RELICS,
@@ -32,6 +31,7 @@ from pirate_envs.games.potsm.cards import (
 from pirate_envs.games.potsm.game import PotsmGame
 from pirate_envs.games.potsm.heuristic import HeuristicPolicy, line_after_move, resolve_adventure
 from pirate_envs.games.potsm.observation import field_slices, observation_size
+from pirate_envs.policies.base import RandomPolicy
 
 VARIANTS = {
     "base": {},

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pirate_envs.core.registry import game_class
-from pirate_envs.core.rollout import StateSearchBot
+from pirate_envs.policies.rollout import StateSearchBot
 from training.config import ConfigError, validate_config
 from training.pretrain import _collect, collect_teacher_data
 

@@ -1,4 +1,4 @@
-"""Reference ladders (training/ladder.py) and placing a policy on them (``training.rate``)."""
+"""Reference ladders (training/evaluation/ladder.py) and placing a policy on them (``training.evaluation.rate``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from pirate_envs import ENV_IDS
 from pirate_envs.core.registry import game_class
-from training.ladder import (
+from training.evaluation.ladder import (
     ANCHOR_RATING,
     LadderPlan,
     entries_of,
@@ -22,8 +22,8 @@ from training.ladder import (
     shipped_model,
     win_probability,
 )
-from training.rate import main as rate_main
-from training.rate import rate_policy
+from training.evaluation.rate import main as rate_main
+from training.evaluation.rate import rate_policy
 
 DMD = "dead_mans_draw_v0"
 
@@ -117,7 +117,7 @@ def test_shipped_ladders_are_complete_and_refit_to_their_ratings(env_id):
 def test_the_shipped_entry_rates_the_shipped_model(env_id):
     assert load_ladder(env_id)["shipped_sha256"] == file_sha256(shipped_model(env_id)), (
         f"checkpoints/{env_id}/model.zip changed since its ladder was built: "
-        f"python -m training.ladder --env {env_id} --replay shipped"
+        f"python -m training.evaluation.ladder --env {env_id} --replay shipped"
     )
 
 
@@ -137,7 +137,7 @@ def test_the_same_seed_gives_the_same_figure():
 
 
 def test_rate_places_module_callable_and_names_shipped(capsys):
-    weak = rate_policy(DMD, "pirate_envs.core.policy:RandomPolicy", games=60, references=["heuristic"])
+    weak = rate_policy(DMD, "pirate_envs.policies.base:RandomPolicy", games=60, references=["heuristic"])
     assert weak["rating"] < 1300 and "ladder_rating" not in weak
     shipped = rate_policy(DMD, str(shipped_model(DMD)), games=4, references=["random"])
     assert shipped["ladder_entry"] == "shipped"
@@ -165,7 +165,7 @@ def test_ladder_path_is_beside_the_shipped_model():
 
 
 def test_replay_shipped_replays_only_its_matches_and_refits(monkeypatch, tmp_path):
-    import training.ladder as ladder_module
+    import training.evaluation.ladder as ladder_module
 
     target = tmp_path / "ladder.json"
     target.write_text(ladder_path(DMD).read_text())

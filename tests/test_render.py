@@ -17,10 +17,10 @@ import pytest
 from pettingzoo.test import render_test
 
 import pirate_envs
-from pirate_envs.core.draw import DEFAULT_SIZE, draw_table
+from pirate_envs.adapters.gym_env import gym_id
 from pirate_envs.core.errors import InvalidOptionError
-from pirate_envs.core.gym_env import gym_id
 from pirate_envs.core.registry import env_module, game_class
+from pirate_envs.drawing.picture import DEFAULT_SIZE, draw_table
 
 SHAPE = (DEFAULT_SIZE[1], DEFAULT_SIZE[0], 3)
 GAME_COUNTS = [(env_id, n) for env_id in pirate_envs.ENV_IDS for n in game_class(env_id).player_counts]
@@ -159,7 +159,7 @@ def test_record_video_writes_a_video(env_id, tmp_path):
 def test_card_colours_follow_the_kind_not_the_game():
     """The renderer knows no game: a kind naming a colour is drawn in it (like the arena's SVG), any other
     kind always gets the same palette colour."""
-    from pirate_envs.core.draw import BLANK_CARD, NAMED_COLOURS, PALETTE, kind_colour
+    from pirate_envs.drawing.picture import BLANK_CARD, NAMED_COLOURS, PALETTE, kind_colour
 
     assert kind_colour("junk Blue") == kind_colour("Blue") == NAMED_COLOURS["blue"]
     assert kind_colour("England") == kind_colour("england") and kind_colour("England") in PALETTE

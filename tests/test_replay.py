@@ -1,4 +1,4 @@
-"""Replays: ``training.evaluate --replays DIR`` writes one JSON file per game, each re-simulates
+"""Replays: ``training.evaluation.evaluate --replays DIR`` writes one JSON file per game, each re-simulates
 exactly through the engine to the recorded result, and a replay that does not (an illegal action,
 a changed outcome, a broken file) is a clear error naming what is wrong."""
 
@@ -21,8 +21,8 @@ from pirate_envs.core.replay import (
     replay_states,
     save_replay,
 )
-from training.evaluate import main
-from training.tournament import run_tournament
+from training.evaluation.evaluate import main
+from training.evaluation.tournament import run_tournament
 
 
 def random_game_replay(env_id: str, seed: int = 4) -> Replay:

@@ -1,8 +1,8 @@
-"""The search bots, IS-MCTS (``pirate_envs.core.ismcts``) and flat Monte Carlo (``pirate_envs.core.flatmc``).
+"""The search bots, IS-MCTS (``pirate_envs.policies.ismcts``) and flat Monte Carlo (``pirate_envs.policies.flatmc``).
 
 Both are generic over every registered game. They must never read hidden information (their
 choices are the same on every state of the seat's information set), pick legal actions, be
-reproducible, honour their budgets, and plug into ``training.evaluate``, ``training.play`` and
+reproducible, honour their budgets, and plug into ``training.evaluation.evaluate``, ``training.apps.play`` and
 ``make_gym`` like any other policy.
 """
 
@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 import pirate_envs
-from pirate_envs.core.flatmc import FlatMCPolicy, parse_flatmc_spec
-from pirate_envs.core.ismcts import ISMCTSPolicy, parse_ismcts_spec
-from pirate_envs.core.policy import choose_action, resolve_policy
 from pirate_envs.core.registry import game_class
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.scenario import scenario
-from training.tournament import run_tournament
+from pirate_envs.policies.base import choose_action, resolve_policy
+from pirate_envs.policies.flatmc import FlatMCPolicy, parse_flatmc_spec
+from pirate_envs.policies.ismcts import ISMCTSPolicy, parse_ismcts_spec
+from training.evaluation.tournament import run_tournament
 
 ENV_IDS = list(pirate_envs.ENV_IDS)
 # Small budgets: what is tested is the contract, not the strength.
@@ -194,7 +194,7 @@ def test_in_a_tournament_and_as_a_gym_opponent(spec):
 
 
 def test_a_person_can_play_against_it():
-    from training.play import play_game
+    from training.apps.play import play_game
 
     lines: list[str] = []
     result = play_game(
@@ -216,7 +216,7 @@ def test_a_person_can_play_against_it():
 def test_flatmc_scores_every_action_on_the_same_futures():
     """Each value is the mean return of the action's playouts, all actions on the same determinisations."""
     from pirate_envs.core.rng import Rng
-    from pirate_envs.core.rollout import play_out
+    from pirate_envs.policies.rollout import play_out
 
     game = game_class("dead_mans_draw_v0")(num_players=2)
     state = decision_points(game, 2, every=3)[0]

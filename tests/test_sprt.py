@@ -1,4 +1,4 @@
-"""The sequential probability ratio test of ``training.evaluate --sprt`` (training/sprt.py)."""
+"""The sequential probability ratio test of ``training.evaluation.evaluate --sprt`` (training/evaluation/sprt.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from training.evaluate import main as evaluate_main
+from training.evaluation.evaluate import main as evaluate_main
+from training.evaluation.sprt import SPRT, game_score, run_sprt, sprt_bounds, win_probability
 from training.inputs import InputError
-from training.sprt import SPRT, game_score, run_sprt, sprt_bounds, win_probability
 
 DMD = "dead_mans_draw_v0"
 

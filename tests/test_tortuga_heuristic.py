@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pirate_envs.core.policy import RandomPolicy
 from pirate_envs.games.tortuga import HeuristicPolicy, TortugaGame
+from pirate_envs.policies.base import RandomPolicy
 
 
 def play(game, policies, seed):

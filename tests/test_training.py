@@ -11,15 +11,15 @@ import pytest
 import yaml
 
 import pirate_envs
-from pirate_envs.core.checkpoint_policy import CheckpointPolicy
-from pirate_envs.core.gym_env import make_gym
-from pirate_envs.core.selfplay import SelfPlayPool
+from pirate_envs.adapters.gym_env import make_gym
+from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
+from pirate_envs.policies.selfplay import SelfPlayPool
 from training.callbacks import metrics_csv, pool_from_state, pool_to_state
 from training.checkpoints import atomic_write_json, checkpoint_states, latest_checkpoint
 from training.config import ConfigError, apply_overrides, describe_schema, load_config, validate_config
 from training.config_types import TrainConfig
 from training.curriculum import OpponentSchedule
-from training.matches import play_matches
+from training.evaluation.matches import play_matches
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
@@ -359,7 +359,7 @@ def test_tiny_training_run_resume_and_evaluate(tmp_path):
     final = MaskablePPO.load(run_dir / "final_model.zip")
     assert final.num_timesteps == 512 and final.n_epochs == 2
 
-    from training.ship import export_model
+    from training.apps.ship import export_model
 
     size = export_model(run_dir / "final_model.zip", tmp_path / "shipped" / "model.zip")
     assert size < (run_dir / "final_model.zip").stat().st_size  # no optimiser moments

@@ -1,5 +1,5 @@
-"""Bad inputs to training.train, training.evaluate and training.ship fail fast, with errors naming the file
-or key; damaged checkpoints are skipped on resume; one process at a time trains in a run directory.
+"""Bad inputs to training.train, training.evaluation.evaluate and training.apps.ship fail fast, with errors
+naming the file or key; damaged checkpoints are skipped on resume; one process at a time trains in a run directory.
 
 Nothing here trains: runs are faked from the shipped potsm_v0 checkpoint, and the fail-fast paths must
 stop before any model, env or game is built (the expensive steps are replaced by tripwires).
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pirate_envs.core.selfplay import SelfPlayPool
+from pirate_envs.policies.selfplay import SelfPlayPool
 from training.callbacks import pool_to_state
 from training.checkpoints import RunDirBusy, latest_checkpoint, lock_run_dir, model_spaces, model_zip_problem
 from training.config import ConfigError, dump_config, load_config, validate_config
@@ -234,11 +234,11 @@ def test_the_lock_of_a_killed_process_is_not_stale(tmp_path):
         pass
 
 
-# --- 4. training.evaluate -------------------------------------------------------------------------------
+# --- 4. training.evaluation.evaluate -------------------------------------------------------------------------------
 @pytest.fixture
 def no_checkpoint_loads(monkeypatch):
     """Records every MaskablePPO checkpoint load (the seconds-long step the fail-fast checks must precede)."""
-    import pirate_envs.core.checkpoint_policy as checkpoint_policy
+    import pirate_envs.networks.checkpoint_policy as checkpoint_policy
 
     loads: list[str] = []
     real = checkpoint_policy.CheckpointPolicy
@@ -253,7 +253,7 @@ def no_checkpoint_loads(monkeypatch):
 
 @pytest.mark.parametrize("out", ["a_file", "a_file/report.json", "/proc/pirate_envs_out"])
 def test_evaluate_out_that_cannot_be_written_fails_before_any_game(tmp_path, capsys, no_checkpoint_loads, out):
-    from training.evaluate import main
+    from training.evaluation.evaluate import main
 
     (tmp_path / "a_file").write_text("not a directory")
     target = out if out.startswith("/") else str(tmp_path / out)
@@ -272,7 +272,7 @@ def test_evaluate_out_that_cannot_be_written_fails_before_any_game(tmp_path, cap
     ids=["vs", "policies"],
 )
 def test_evaluate_rejects_a_bad_spec_before_loading_any_checkpoint(capsys, no_checkpoint_loads, mode, message):
-    from training.evaluate import main
+    from training.evaluation.evaluate import main
 
     assert main(["--env", ENV_ID, *mode, "--games", "4"]) == 2
     err = capsys.readouterr().err
@@ -281,7 +281,7 @@ def test_evaluate_rejects_a_bad_spec_before_loading_any_checkpoint(capsys, no_ch
 
 
 def test_evaluate_rejects_unreadable_or_foreign_checkpoints_by_name(tmp_path, capsys, no_checkpoint_loads):
-    from training.evaluate import main
+    from training.evaluation.evaluate import main
 
     broken = tmp_path / "broken.zip"
     shutil.copy(SHIPPED / "model.zip", broken)
@@ -294,12 +294,12 @@ def test_evaluate_rejects_unreadable_or_foreign_checkpoints_by_name(tmp_path, ca
     assert no_checkpoint_loads == []
 
 
-# --- 5. training.ship -----------------------------------------------------------------------------------
+# --- 5. training.apps.ship -----------------------------------------------------------------------------------
 @pytest.fixture
 def ship_run(tmp_path, monkeypatch):
     """A run to ship (the shipped potsm model as its best_model.zip) and a repository root in tmp_path whose
     checkpoints/potsm_v0 already holds a checkpoint: the real checkpoints/ is never written."""
-    import training.ship
+    import training.apps.ship
 
     run_dir = tmp_path / "run"
     run_dir.mkdir()
@@ -307,12 +307,12 @@ def ship_run(tmp_path, monkeypatch):
     shutil.copy(SHIPPED / "config.yaml", run_dir / "config.yaml")
     repo = tmp_path / "repo"
     shutil.copytree(SHIPPED, repo / "checkpoints" / ENV_ID)
-    monkeypatch.setattr(training.ship, "ROOT", repo)
+    monkeypatch.setattr(training.apps.ship, "ROOT", repo)
     return run_dir, repo / "checkpoints" / ENV_ID
 
 
 def test_ship_refuses_to_replace_a_shipped_checkpoint_without_force(ship_run, capsys):
-    from training.ship import main
+    from training.apps.ship import main
 
     run_dir, existing = ship_run
     before = (existing / "model.zip").read_bytes(), (existing / "eval.json").read_text()
@@ -325,7 +325,7 @@ def test_ship_refuses_to_replace_a_shipped_checkpoint_without_force(ship_run, ca
 
 
 def test_ship_with_force_prints_old_and_new_evaluations(ship_run, capsys):
-    from training.ship import main
+    from training.apps.ship import main
 
     run_dir, existing = ship_run
     old = json.loads((existing / "eval.json").read_text())["vs"]["random"]
@@ -343,7 +343,7 @@ def test_ship_with_force_prints_old_and_new_evaluations(ship_run, capsys):
 
 
 def test_ship_names_a_truncated_model_zip(ship_run, tmp_path, capsys):
-    from training.ship import main
+    from training.apps.ship import main
 
     run_dir, _ = ship_run
     truncate(run_dir / "best_model.zip")

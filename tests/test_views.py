@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from pirate_envs.core.registry import game_class
-from pirate_envs.core.table import Card, TableView
+from pirate_envs.drawing.table import Card, TableView
 
 GAMES_PER_CASE = 3
 PROBES_PER_GAME = 8

@@ -18,8 +18,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import strength  # noqa: E402
 
+from training.evaluation.tournament import run_tournament  # noqa: E402
 from training.inputs import InputError  # noqa: E402
-from training.tournament import run_tournament  # noqa: E402
 
 DMD = "dead_mans_draw_v0"
 
@@ -131,7 +131,7 @@ def test_command_line_checkpoint_row(tmp_path, capsys):
 
 
 def test_a_new_checkpoint_keeps_the_game_yardsticks_and_the_bots_exploit_figures():
-    from training.ship import _yardsticks_of
+    from training.apps.ship import _yardsticks_of
 
     game = {"env_id": "madame_ching_v0", "num_players": 4, "options": {}}
     old = {

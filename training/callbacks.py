@@ -24,9 +24,9 @@ from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-from pirate_envs.core.checkpoint_policy import NetworkPolicy
 from pirate_envs.core.registry import game_class
-from pirate_envs.core.selfplay import SelfPlayPool
+from pirate_envs.networks.checkpoint_policy import NetworkPolicy
+from pirate_envs.policies.selfplay import SelfPlayPool
 
 from .checkpoints import (
     POOL_DIR,
@@ -38,7 +38,7 @@ from .checkpoints import (
 from .config import require_typed
 from .config_types import TrainConfig
 from .curriculum import OpponentSchedule
-from .matches import play_matches
+from .evaluation.matches import play_matches
 from .plotting import plot_learning_curve
 
 EVAL_SEED_OFFSET = 1_000_003  # evaluation deals differ from training deals but repeat across evaluations

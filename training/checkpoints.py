@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from pirate_envs.core.policy import check_spaces
+from pirate_envs.policies.base import check_spaces
 
 CHECKPOINT_DIR = "checkpoints"
 POOL_DIR = "pool"
@@ -191,7 +191,7 @@ def model_spaces(path: str | Path) -> tuple[tuple[int, ...], int] | None:
         actions = data["action_space"]["n"]
         kwargs = data.get("policy_kwargs") or {}
         if isinstance(kwargs.get("env_id"), str) and isinstance(kwargs.get("game_options"), dict):
-            # an action-feature network (core/action_feature_policy.py) plays from the plain observation
+            # an action-feature network (networks/action_feature_policy.py) plays from the plain observation
             from pirate_envs.core.registry import game_class
 
             shape = game_class(kwargs["env_id"])(**kwargs["game_options"]).observation_shape

@@ -169,7 +169,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
             bool,
             False,
             "score each action from the game's per-action features (the public effect of the action; "
-            "pirate_envs/core/action_feature_policy.py) instead of a flat head over the action indices",
+            "pirate_envs/networks/action_feature_policy.py) instead of a flat head over the action indices",
         ),
         "action_embed": Field(
             int, 0, "with action_features: size of a learned feature embedding (0: the bilinear score alone)", minimum=0
@@ -632,7 +632,7 @@ def _check_imitation_policy(config: dict[str, Any], key: str, fail: Callable, ch
     name, path = config["imitation"][key], f"imitation.{key}"
     if name in FIXED_OPPONENTS:
         return
-    from pirate_envs.core.policy import SEARCH_BOTS, resolve_policy
+    from pirate_envs.policies.base import SEARCH_BOTS, resolve_policy
 
     if name.partition(":")[0] in SEARCH_BOTS:
         try:

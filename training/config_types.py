@@ -162,7 +162,7 @@ class NetworkConfig:
     action_features: bool = field(
         default=False,
         metadata={
-            "help": "score each action from the game's per-action features (the public effect of the action; pirate_envs/core/action_feature_policy.py) instead of a flat head over the action indices",
+            "help": "score each action from the game's per-action features (the public effect of the action; pirate_envs/networks/action_feature_policy.py) instead of a flat head over the action indices",
             "allowed": "true or false",
         },
     )

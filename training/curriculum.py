@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pirate_envs.core.selfplay import SELFPLAY
+from pirate_envs.policies.selfplay import SELFPLAY
 
 if TYPE_CHECKING:
     from .config_types import TrainConfig

@@ -1,4 +1,4 @@
-"""User input to games and policies, shared by ``training.evaluate`` and ``training.play``.
+"""User input to games and policies, shared by ``training.evaluation.evaluate`` and ``training.apps.play``.
 
 Turns what a person types (an env id, ``--option key=value`` pairs, a player count, policy
 specs) into an engine ``Game`` and policies, and every mistake into one :class:`InputError`
@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pirate_envs.core.policy import SEARCH_BOTS, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
+from pirate_envs.policies.base import SEARCH_BOTS, resolve_policy
 from pirate_envs.shipped import SHIPPED, shipped_checkpoint
 
 EXIT_USAGE = 2

@@ -1,6 +1,6 @@
 """Many Gymnasium envs stepped in lockstep, every opponent decision batched across them.
 
-:class:`LockstepEnvs` holds ``n`` :class:`~pirate_envs.core.gym_env.PirateGymEnv` and steps them
+:class:`LockstepEnvs` holds ``n`` :class:`~pirate_envs.adapters.gym_env.PirateGymEnv` and steps them
 together: the learner's actions go in, then, round after round, every env whose opponent is to
 act is grouped by that opponent's policy, and a policy with ``act_batch`` (a network: a
 checkpoint, a self-play snapshot) decides for its whole group in one forward pass. Policies
@@ -25,7 +25,7 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from pirate_envs.core.gym_env import PirateGymEnv
+from pirate_envs.adapters.gym_env import PirateGymEnv
 
 MASKS = "action_masks"
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from pirate_envs.core.policy import resolve_policy
 from pirate_envs.core.registry import game_class
+from pirate_envs.policies.base import resolve_policy
 
 
 @dataclass
@@ -53,7 +53,7 @@ def collect_teacher_data(
 ) -> TeacherData:
     """Play ``games`` games; each seat is the teacher with probability ``teacher_share``, else ``others``.
 
-    ``teacher`` and ``others`` are policy specs (:func:`~pirate_envs.core.policy.resolve_policy`).
+    ``teacher`` and ``others`` are policy specs (:func:`~pirate_envs.policies.base.resolve_policy`).
     With ``workers > 1`` the games are split over that many spawned processes, worker ``w`` drawing
     from ``SeedSequence(seed, spawn_key=(w,))`` (specs must then be strings or picklable); the data
     depend on ``seed`` and ``workers``. One worker plays them here, from ``default_rng(seed)``.

@@ -5,7 +5,7 @@
 Needs the ``rllib`` extra (``pip install -c constraints.txt -e '.[rllib]'``). Every seat of the game
 is an RLlib agent of our AEC env inside RLlib's ``PettingZooEnv``; ``policies.mode: shared`` maps all
 of them to one module (``shared``: self-play with one network), ``per_seat`` gives each seat its own
-module (``player_0`` ...). The modules are :class:`~pirate_envs.core.interop_rllib.MaskedPPOTorchRLModule`:
+module (``player_0`` ...). The modules are :class:`~pirate_envs.interop.rllib.MaskedPPOTorchRLModule`:
 the action mask is applied to the logits in every forward pass, so illegal actions are never sampled
 (the env runs with ``illegal_action="raise"``: one illegal action would stop the run).
 
@@ -19,9 +19,9 @@ with exit status 2.
 The run directory holds ``config.yaml`` (resolved), ``metrics.csv`` (one row per iteration: env steps,
 episodes, mean return per module, wall time, env steps/s), ``checkpoints/iter_<N>/`` (RLlib algorithm
 checkpoints, newest ``checkpoint.keep`` kept) and ``final/`` (the last one). Every checkpoint can be
-evaluated by ``training.evaluate`` as a policy (a checkpoint directory is a policy spec)::
+evaluated by ``training.evaluation.evaluate`` as a policy (a checkpoint directory is a policy spec)::
 
-    python -m training.evaluate --env potsm_v0 --num-players 4 --checkpoint runs/rllib-potsm_v0-.../final \\
+    python -m training.evaluation.evaluate --env potsm_v0 --num-players 4 --checkpoint runs/rllib-potsm_v0-.../final \\
         --vs random heuristic --games 200
 """
 
@@ -211,7 +211,7 @@ def resolve_run_dir(config: dict[str, Any]) -> Path:
 
 # --- RLlib -----------------------------------------------------------------------------------------------
 def module_ids(config: dict[str, Any]) -> list[str]:
-    from pirate_envs.core.aec import agent_name
+    from pirate_envs.adapters.aec import agent_name
     from pirate_envs.core.registry import game_class
 
     if config["policies"]["mode"] == SHARED_MODULE:
@@ -234,7 +234,7 @@ def build_algorithm_config(config: dict[str, Any]):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from pirate_envs.core.interop_rllib import FEATURES_KEY, MaskedPPOTorchRLModule, register_rllib_env
+    from pirate_envs.interop.rllib import FEATURES_KEY, MaskedPPOTorchRLModule, register_rllib_env
 
     env_name = register_rllib_env(config["env"]["id"], illegal_action="raise")
     model = config["model"]

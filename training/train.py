@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from pirate_envs.cli import command_prog
+from pirate_envs.networks.checkpoint_policy import load_maskable_ppo
 
 from .checkpoints import (
     CHECKPOINT_DIR,
@@ -155,7 +156,7 @@ def make_training_env(
     """One monitored Gymnasium env (top-level so that subprocess vec envs can pickle it)."""
     from stable_baselines3.common.monitor import Monitor
 
-    from pirate_envs.core.gym_env import make_gym
+    from pirate_envs.adapters.gym_env import make_gym
 
     if single_thread:  # a subprocess: one torch thread each, or the cores are oversubscribed
         import torch
@@ -227,7 +228,7 @@ def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from pirate_envs.core.checkpoint_policy import signed_log_features_class
+    from pirate_envs.networks.checkpoint_policy import signed_log_features_class
 
     config = require_typed(config, "build_model")
     net = config.network
@@ -242,7 +243,7 @@ def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
     policy: Any = "MlpPolicy"
     extra: dict[str, Any] = {}
     if net.action_features:
-        from pirate_envs.core.action_feature_policy import ActionFeaturePolicy, FlatRolloutBuffer
+        from pirate_envs.networks.action_feature_policy import ActionFeaturePolicy, FlatRolloutBuffer
 
         policy = ActionFeaturePolicy
         extra["rollout_buffer_class"] = FlatRolloutBuffer
@@ -294,10 +295,8 @@ def network_input_shape(policy: Any) -> tuple[int, ...]:
 
 def load_initial_weights(model: Any, path: str) -> None:
     """Copy the policy weights of the MaskablePPO zip at ``path`` into ``model`` (``run.init_from``)."""
-    from sb3_contrib import MaskablePPO
-
     try:
-        source = MaskablePPO.load(path, device="cpu")
+        source = load_maskable_ppo(path, device="cpu")
     except Exception as err:  # zipfile, pickle, torch: the file is not a usable model
         raise ConfigError(
             f"run.init_from: cannot load {path!r} as a MaskablePPO model: {type(err).__name__}: {err}"
@@ -327,11 +326,9 @@ def load_initial_weights(model: Any, path: str) -> None:
 
 def load_for_resume(config: TrainConfig, checkpoint_path: Path, vec_env: Any, tensorboard_log: str | None):
     """The run's checkpoint with the config's PPO settings (e.g. a ``--set`` on resume); its network stays."""
-    from sb3_contrib import MaskablePPO
-
     config = require_typed(config, "load_for_resume")
     try:
-        model = MaskablePPO.load(
+        model = load_maskable_ppo(
             checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
         )
     except Exception as err:  # passed the zip check, but still does not load (pickle, torch, spaces)
@@ -408,7 +405,7 @@ def train(
     import torch
     from stable_baselines3.common.callbacks import CallbackList
 
-    from pirate_envs.core.selfplay import SelfPlayPool
+    from pirate_envs.policies.selfplay import SelfPlayPool
 
     from .callbacks import (
         ProgressCallback,

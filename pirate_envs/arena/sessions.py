@@ -3,7 +3,7 @@
 A :class:`Match` is a live game: ``play`` mode when one seat is played by the person ("me"), ``watch``
 mode when bots play every seat. A :class:`ReplayMatch` re-simulates a replay file. Both answer
 :meth:`snapshot` for one viewer (a seat, or ``None`` for a spectator) with *only* that viewer's
-:class:`~pirate_envs.core.table.TableView`, the moves as that viewer may read them
+:class:`~pirate_envs.drawing.table.TableView`, the moves as that viewer may read them
 (``view.describe_action``), the seat labels and, once over, the result. The full state never leaves
 the server. In play mode the only viewer is the person's seat; the view switch (any seat or the
 spectator) exists only where no person plays (watch and replay).
@@ -30,10 +30,10 @@ import numpy as np
 from pirate_envs.arena.errors import ApiError
 from pirate_envs.arena.paths import resolve_inside
 from pirate_envs.core.errors import IllegalActionError
-from pirate_envs.core.policy import SEARCH_BOTS, RandomPolicy, choose_action, resolve_policy
 from pirate_envs.core.registry import ENV_IDS, game_class
 from pirate_envs.core.replay import Replay, replay_states
-from pirate_envs.core.table import seat_name
+from pirate_envs.drawing.table import seat_name
+from pirate_envs.policies.base import SEARCH_BOTS, RandomPolicy, choose_action, resolve_policy
 
 MAX_LOG_SENT = 300  # move lines sent per snapshot (the newest)
 
@@ -141,7 +141,7 @@ def make_seat(
         if kind == "checkpoint":
             root_name = spec.get("root", "checkpoints")
             path = resolve_inside(dirs.checkpoint_root(root_name), spec.get("path"), ".zip", "checkpoint")
-            from pirate_envs.core.checkpoint_policy import CheckpointPolicy
+            from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
 
             policy = CheckpointPolicy(path)
             policy.check_compatible(game.observation_shape, game.num_actions, f"{env_id} with {game.num_players}")

@@ -35,7 +35,7 @@ from pirate_envs.core.options import Option, resolve_options
 from pirate_envs.core.rng import Rng, as_rng
 
 if TYPE_CHECKING:
-    from pirate_envs.core.table import TableView
+    from pirate_envs.drawing.table import TableView
 
 TERMINAL = -1
 
@@ -656,7 +656,7 @@ class State:
 
     def table_view(self, viewer: int | None = None) -> TableView:
         """What ``viewer`` (a seat, or None for a spectator: public information only) sees of the table,
-        as plain data (:class:`~pirate_envs.core.table.TableView`), built by the game's ``view.py``."""
+        as plain data (:class:`~pirate_envs.drawing.table.TableView`), built by the game's ``view.py``."""
         return self.game.view_builder().table_view(self, self.check_viewer(viewer))
 
     def _current_player(self) -> int:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import TableView
-from pirate_envs.core.table_text import zone_labels, zone_title
+from pirate_envs.drawing.table import TableView
+from pirate_envs.drawing.text import zone_labels, zone_title
 
 if TYPE_CHECKING:
     from pirate_envs.games.dead_mans_draw.game import DmdState

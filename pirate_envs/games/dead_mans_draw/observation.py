@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pirate_envs.core.layout import layout_size, layout_slices
 from pirate_envs.core.native import twin_vector
+from pirate_envs.core.observation_layout import layout_size, layout_slices
 from pirate_envs.games.dead_mans_draw.actions import GAME_OVER, LOCKER_ACCEPT, MAP_PICK, MERMAID_PICK, RAKE_PICK
 from pirate_envs.games.dead_mans_draw.cards import (
     CARD_VALUE,

@@ -1,4 +1,4 @@
-"""The drawn table of Dead Man's Draw for one viewer (a :class:`~pirate_envs.core.table.TableView`).
+"""The drawn table of Dead Man's Draw for one viewer (a :class:`~pirate_envs.drawing.table.TableView`).
 
 Visibility mirrors ``observation.py`` (Section 9): the row, the collections, the discard pile, the
 offers of Map and Davy Jones' Locker, the variant card and the live scores are public; the draw
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.cards import (
     ABILITY_NAMES,

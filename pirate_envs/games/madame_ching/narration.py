@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import TableView
-from pirate_envs.core.table_text import card_text
+from pirate_envs.drawing.table import TableView
+from pirate_envs.drawing.text import card_text
 
 if TYPE_CHECKING:
     from pirate_envs.games.madame_ching.game import MadameChingState

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pirate_envs.core.layout import layout_slices
 from pirate_envs.core.native import NATIVE, twin_writes
+from pirate_envs.core.observation_layout import layout_slices
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import ICON, NUM_ENC_KINDS
 

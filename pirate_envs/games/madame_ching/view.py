@@ -1,4 +1,4 @@
-"""The drawn table of Madame Ching for one viewer (a :class:`~pirate_envs.core.table.TableView`).
+"""The drawn table of Madame Ching for one viewer (a :class:`~pirate_envs.drawing.table.TableView`).
 
 Visibility mirrors ``observation.py`` (Section 9): the junks on the sea grid, the expeditions, the
 display slots 1-3, the mission tiles, skills, gold, gems, supplies and the discard piles are open
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import (
     COLOUR,

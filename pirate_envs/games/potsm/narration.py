@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import TableView
-from pirate_envs.core.table_text import zone_labels
+from pirate_envs.drawing.table import TableView
+from pirate_envs.drawing.text import zone_labels
 
 if TYPE_CHECKING:
     from pirate_envs.games.potsm.game import PotsmState

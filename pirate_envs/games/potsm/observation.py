@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pirate_envs.core.layout import layout_size, layout_slices
 from pirate_envs.core.native import twin_vector
+from pirate_envs.core.observation_layout import layout_size, layout_slices
 from pirate_envs.games.potsm.actions import NUM_TURN_KINDS, RECORD_ACCUSED, RECORD_ACTOR, RECORD_KIND, RECORD_SHIPS
 from pirate_envs.games.potsm.cards import NUM_ADVENTURE_TYPES, NUM_SHIPS
 

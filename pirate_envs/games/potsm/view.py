@@ -1,4 +1,4 @@
-"""The drawn table of Pirates of the Spanish Main for one viewer (a :class:`~pirate_envs.core.table.TableView`).
+"""The drawn table of Pirates of the Spanish Main for one viewer (a :class:`~pirate_envs.drawing.table.TableView`).
 
 Visibility mirrors ``observation.py`` (Section 9): every seat's pirates are face down except the
 viewer's own and the revealed ones (PSM-515, PSM-701 at the end); in the hand variant (PSM-803)
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
 from pirate_envs.games.potsm import actions as act
 from pirate_envs.games.potsm.cards import (
     ADVENTURE_NAMES,

@@ -20,7 +20,6 @@ import math
 import numpy as np
 
 from pirate_envs.core.native import twin_decides
-from pirate_envs.core.policy import legal_indices
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
     ARMADA_PACKET,
@@ -36,6 +35,7 @@ from pirate_envs.games.tortuga.board import (
     V_MUTINY,
 )
 from pirate_envs.games.tortuga.observation import PLAYER_BLOCK, field_slices
+from pirate_envs.policies.base import legal_indices
 
 FRIEND_CACHE_LIMIT = 20_000  # friend estimates kept (cleared when full)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import TableView, seat_name
-from pirate_envs.core.table_text import new_entries, zone_labels
+from pirate_envs.drawing.table import TableView, seat_name
+from pirate_envs.drawing.text import new_entries, zone_labels
 from pirate_envs.games.tortuga.board import NATION_NAMES
 
 if TYPE_CHECKING:

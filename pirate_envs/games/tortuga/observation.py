@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pirate_envs.core.layout import layout_size, layout_slices
 from pirate_envs.core.native import NATIVE, twin_writes
+from pirate_envs.core.observation_layout import layout_size, layout_slices
 from pirate_envs.games.tortuga.board import LOG_LENGTH, NUM_CARD_TYPES, NUM_LOG_TYPES
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The drawn table of Tortuga 1667 for one viewer (a :class:`~pirate_envs.core.table.TableView`).
+"""The drawn table of Tortuga 1667 for one viewer (a :class:`~pirate_envs.drawing.table.TableView`).
 
 Visibility mirrors ``observation.py`` (Section 9): pawns, roles, exiles, the galleon, the supply,
 the event deck size and the public treasure/map transfers are open to all; a seat's nation is
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.core.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
     CARD_NAMES,

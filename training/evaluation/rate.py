@@ -1,0 +1,226 @@
+"""Place any policy on a game's reference ladder: ``python -m training.evaluation.rate``.
+
+    python -m training.evaluation.rate --env dead_mans_draw_v0 --policy runs/x/best_model.zip \
+        [--games 600] [--seed 0] [--json]
+
+The policy (a checkpoint ``.zip``, an RLlib checkpoint directory, a bot spec such as ``heuristic``
+or ``ismcts:iterations=50``, or ``module:callable`` naming a Policy object, a class made with no
+arguments, or a function ``f(observation, action_mask, rng) -> int``) plays one seat against
+``n − 1`` copies of each reference entry of the shipped ladder (``checkpoints/<env_id>/ladder.json``,
+see ``training.evaluation.ladder``; by default ``random``, ``heuristic`` and ``shipped``), seats rotated, on
+the same seeded deals for every reference. The references keep their ladder ratings; the policy's
+rating is fitted by the ladder's model and its 95% interval bootstrapped over the games played
+here (the ladder's own uncertainty is not added). The same ``--seed`` gives the same figure.
+
+Output: a line ``rating R [low, high] ...`` and a table per reference, or with ``--json`` one JSON
+line with ``env_id``, ``policy``, ``rating``, ``ci95``, ``games``, ``seed``, ``references``
+(per reference: its ladder rating, games, the policy's win rate and the outcome counts) and, when
+the policy is itself a ladder entry, ``ladder_entry``, ``ladder_rating`` and ``ladder_ci95``.
+Bad input prints ``error: ...`` and exits with code 2 before any game is played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pirate_envs.cli import command_prog
+from pirate_envs.policies.base import SEARCH_BOTS
+
+from ..inputs import EXIT_USAGE, InputError, add_game_arguments, policy_label
+from .ladder import file_sha256, load_ladder, outcome_counts, place, resolve_entry_spec, shipped_model
+from .tournament import prepare_tournament, run_prepared
+
+DEFAULT_REFERENCES = ("random", "heuristic", "shipped")
+DEFAULT_GAMES = 600
+CANDIDATE = "candidate"
+_MODULE_CALLABLE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+def resolve_user_spec(spec: Any) -> Any:
+    """``module:callable`` imported (a class is instantiated with no arguments); any other spec as given."""
+    if not isinstance(spec, str) or not _MODULE_CALLABLE.fullmatch(spec) or spec.partition(":")[0] in SEARCH_BOTS:
+        return spec
+    module_name, _, attribute = spec.partition(":")
+    try:
+        target = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise InputError(f"cannot import the policy {spec!r} (module:callable): {type(exc).__name__}: {exc}") from None
+    if isinstance(target, type):
+        target = target()
+    if not (hasattr(target, "act") or callable(target)):
+        raise InputError(f"{spec!r} is neither a policy (with act) nor a function f(observation, action_mask, rng)")
+    return target
+
+
+def ladder_entry_of(spec: Any, ladder: dict[str, Any]) -> str | None:
+    """The ladder entry ``spec`` names (its label, its spec, or the shipped model's path), if any."""
+    if not isinstance(spec, (str, Path)):
+        return None
+    text = str(spec)
+    for label, entry in ladder["entries"].items():
+        if text in (label, entry["spec"]):
+            return label
+        shipped = entry["spec"].startswith("checkpoints/")
+        if (
+            shipped
+            and Path(text).exists()
+            and Path(text).resolve() == Path(resolve_entry_spec(entry["spec"])).resolve()
+        ):
+            return label
+    return None
+
+
+def rate_policy(
+    env_id: str,
+    spec: Any,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    references: Sequence[str] | None = None,
+    workers: int = 1,
+    ladder: str | Path | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play ``spec`` against the ladder's references and return its rating (see the module docstring).
+
+    ``games`` is the total, shared equally by the references (each a multiple of the player count).
+    """
+    data = load_ladder(env_id, ladder)
+    n = data["num_players"]
+    references = list(references or [r for r in DEFAULT_REFERENCES if r in data["entries"]])
+    unknown = [r for r in references if r not in data["entries"]]
+    if unknown:
+        raise InputError(f"unknown references {unknown}; the {env_id} ladder has: {', '.join(data['entries'])}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise InputError(f"games must be a positive integer; got {games!r}")
+    per_reference = max(1, math.ceil(games / len(references) / n)) * n
+    policy = resolve_user_spec(spec)
+    if not isinstance(policy, (str, Path)):
+        workers = 1  # an imported object need not survive the trip to a worker process
+    tournaments = [
+        prepare_tournament(
+            env_id, n, {CANDIDATE: policy, ref: resolve_entry_spec(data["entries"][ref]["spec"])}, per_reference, seed,
+            workers, keep_games=True, progress=progress,
+        )
+        for ref in references
+    ]  # fmt: skip
+    results = run_prepared(tournaments)
+    matches = [
+        {"focal": CANDIDATE, "opponent": ref, "outcomes": outcome_counts(result["game_records"])}
+        for ref, result in zip(references, results, strict=True)
+    ]
+    fixed = {ref: data["entries"][ref]["rating"] for ref in references}
+    placed = place(fixed, matches, n, seed=seed, label=CANDIDATE)
+    report: dict[str, Any] = {
+        "env_id": env_id,
+        "num_players": n,
+        "policy": policy_label(spec),
+        "rating": placed["rating"],
+        "ci95": placed["ci95"],
+        "games": per_reference * len(references),
+        "seed": seed,
+        "references": {
+            ref: {
+                "rating": fixed[ref],
+                "games": result["games"],
+                "win_rate": result["standings"][CANDIDATE]["win_rate"],
+                "outcomes": match["outcomes"],
+            }
+            for ref, result, match in zip(references, results, matches, strict=True)
+        },
+    }
+    entry = ladder_entry_of(spec, data)
+    if entry is not None:
+        report.update(
+            ladder_entry=entry,
+            ladder_rating=data["entries"][entry]["rating"],
+            ladder_ci95=data["entries"][entry]["ci95"],
+        )
+    return report
+
+
+def stale_shipped_warning(env_id: str, ladder: str | Path | None = None) -> str | None:
+    """A warning when ``model.zip`` is not the model the ladder's ``shipped`` entry was fitted for."""
+    recorded = load_ladder(env_id, ladder).get("shipped_sha256")
+    if recorded is not None and recorded != file_sha256(shipped_model(env_id)):
+        return (
+            f"warning: checkpoints/{env_id}/model.zip changed since the ladder was built; its 'shipped' rating is "
+            f"stale (python -m training.evaluation.ladder --env {env_id} --replay shipped)"
+        )
+    return None
+
+
+def rating_text(report: dict[str, Any]) -> str:
+    low, high = report["ci95"]
+    lines = [
+        f"rating {report['rating']:.0f} [{low:.0f}, {high:.0f}] (95% CI) on the {report['env_id']} ladder "
+        f"(heuristic = 1500), {report['games']} games, seed {report['seed']}: {report['policy']}"
+    ]
+    if "ladder_rating" in report:
+        ll, lh = report["ladder_ci95"]
+        lines.append(f"ladder entry {report['ladder_entry']!r}: {report['ladder_rating']:.0f} [{ll:.0f}, {lh:.0f}]")
+    lines += ["", "| reference | ladder rating | games | win rate | outcomes |", "|---|---|---|---|---|"]
+    for ref, row in report["references"].items():
+        lines.append(f"| `{ref}` | {row['rating']:.0f} | {row['games']} | {row['win_rate']:.3f} | {row['outcomes']} |")
+    return "\n".join(lines) + "\n"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=command_prog(__spec__.name),
+        description="Rate a policy on a game's shipped reference ladder (heuristic = 1500; 400 points = 10:1 odds).",
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--policy",
+        required=True,
+        metavar="SPEC",
+        help="random | heuristic | ismcts:... | flatmc:... | PATH.zip | RLlib checkpoint dir | module:callable",
+    )
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"games in all (default {DEFAULT_GAMES})")
+    parser.add_argument(
+        "--references",
+        nargs="+",
+        default=None,
+        metavar="ENTRY",
+        help="ladder entries to play (default: random heuristic shipped)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--ladder", default=None, metavar="PATH", help="a ladder file (default: the shipped one)")
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.num_players is not None or args.option:
+            data = load_ladder(args.env, args.ladder)
+            if args.option or args.num_players != data["num_players"]:
+                raise InputError(
+                    f"the {args.env} ladder is played at {data['num_players']} players with the default rules; "
+                    "--num-players and --option cannot change that"
+                )
+        report = rate_policy(
+            args.env, args.policy, args.games, args.seed, args.references, args.workers, args.ladder, args.progress
+        )
+        warning = stale_shipped_warning(args.env, args.ladder)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if warning:
+        print(warning, file=sys.stderr)
+    print(json.dumps(report) if args.json else rating_text(report), end="\n" if args.json else "")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
