@@ -12,11 +12,11 @@ speed-up of one path shows as one number:
 * ``heuristic``: ``bot.act(observation, mask, rng)`` over the points;
 * ``features``: ``game.action_features(observation, mask)`` over the points ("-" for games without);
 * ``observation``: ``state.observation(seat)`` over the points' states (the compiled encoder where
-  pirate_envs/_native.c is built and has one for the game);
+  pirate_envs._native is built and has one for the game: games/<game>/native/encode.c);
 * ``in pure Python``: the game's Python encoder (``encoder.encode_python``) where a compiled twin
   exists ("-" otherwise), so one run shows both.
 
-Where a game's bot or features have compiled twins too (Dead Man's Draw, pirate_envs/_native_bots.c),
+Where a game's bot or features have compiled twins too (games/<game>/native/bot.c and features.c),
 ``PIRATE_ENVS_PURE_PYTHON=1 python benchmarks/hot_paths.py`` measures every path in Python for comparison.
 
     python benchmarks/hot_paths.py [--games dead_mans_draw_v0 potsm_v0 ...] [--num-players 3]

@@ -4,7 +4,8 @@
     env = potsm_v0.env(num_players=3)          # PettingZoo AEC
     game = potsm_v0.Game(num_players=3)        # the rules engine
 
-``ENV_IDS`` lists the registered games; ``make(env_id, **options)`` builds one by id.
+``ENV_IDS`` lists the shipped games (``pirate_envs.core.registry.register_env`` adds one of your own);
+``make(env_id, **options)`` builds one by id.
 ``make_gym(env_id, seat=0, opponents="random", **options)`` is the single-agent Gymnasium view
 (also registered as ``pirate_envs/<Name>-v0``, see ``gym_id``), ``SelfPlayPool`` its self-play
 opponent pool and ``CheckpointPolicy`` (needs the ``train`` extra) plays a trained checkpoint;

@@ -15,6 +15,7 @@ given install lacks (the subcommand then says so).
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -50,6 +51,11 @@ COMMANDS: dict[str, Command] = {
     ),
     "play": Command("pirate_envs.training.apps.play", "play a game in the terminal against bots", "train"),
     "ship": Command("pirate_envs.training.apps.ship", "release a trained run's model as a shipped checkpoint", "train"),
+    "record-strength": Command(
+        "pirate_envs.training.apps.record_strength",
+        "measure each game's parity and heuristic-vs-random rates and record them in its shipped eval.json",
+        "train",
+    ),
     "rate": Command(
         "pirate_envs.training.evaluation.rate",
         "place a policy on its game's reference ladder (a rating with a 95% interval)",
@@ -72,6 +78,26 @@ def command_prog(module: str) -> str:
     """The program name of ``module``'s usage line (its argparse ``prog``): ``pirate-envs NAME`` while that
     subcommand runs it, else ``python -m MODULE``. Modules pass their ``__spec__.name``."""
     return f"{PROG} {_running}" if _running is not None else f"python -m {module}"
+
+
+def exits_on(
+    *errors: type[Exception], label: str = "error"
+) -> Callable[[Callable[..., int | None]], Callable[..., int]]:
+    """A decorator for a command's ``main(argv)``: one of ``errors`` escaping it (bad input, not a crash) is
+    printed on stderr as ``LABEL: message`` and the command returns :data:`EXIT_USAGE`."""
+
+    def decorate(main: Callable[..., int | None]) -> Callable[..., int]:
+        @functools.wraps(main)
+        def run(*args: object, **kwargs: object) -> int:
+            try:
+                return int(main(*args, **kwargs) or 0)
+            except errors as exc:
+                print(f"{label}: {exc}", file=sys.stderr)
+                return EXIT_USAGE
+
+        return run
+
+    return decorate
 
 
 def usage() -> str:

@@ -46,9 +46,9 @@ Version history: v0 — first release.
 """
 
 from pirate_envs.adapters.aec import make_env_functions
-from pirate_envs.games.dead_mans_draw import DmdGame, HeuristicPolicy
+from pirate_envs.games.dead_mans_draw import DmdGame as Game
+from pirate_envs.games.dead_mans_draw import HeuristicPolicy
 
-Game = DmdGame
-env, raw_env = make_env_functions(DmdGame)
+env, raw_env = make_env_functions(Game)
 
 __all__ = ["Game", "HeuristicPolicy", "env", "raw_env"]

@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 import pirate_envs
-from pirate_envs.cli import command_prog
+from pirate_envs.cli import command_prog, exits_on
 from pirate_envs.core.registry import env_module
 from pirate_envs.drawing.render_modes import TablePainter
 from pirate_envs.drawing.text import (
@@ -112,6 +112,7 @@ def write_gif(frames: list, path: str) -> None:
     images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=True)
 
 
+@exits_on(ValueError)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=command_prog(__spec__.name), description="Play one demo game: heuristic bot (seat 0) vs random bots."
@@ -122,15 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print only the final table and result")
     parser.add_argument("--gif", metavar="PATH", default=None, help="also write the game as an animated GIF")
     args = parser.parse_args(argv)
-    try:
-        frames: list | None = [] if args.gif else None
-        play_demo(args.env_id, args.num_players, args.seed, verbose=not args.quiet, frames=frames)
-        if args.gif:
-            write_gif(frames, args.gif)
-            print(f"wrote {args.gif} ({len(frames)} frames)")
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    frames: list | None = [] if args.gif else None
+    play_demo(args.env_id, args.num_players, args.seed, verbose=not args.quiet, frames=frames)
+    if args.gif:
+        write_gif(frames, args.gif)
+        print(f"wrote {args.gif} ({len(frames)} frames)")
     return 0
 
 

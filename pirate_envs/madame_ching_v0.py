@@ -48,9 +48,9 @@ Version history: v0 — first release.
 """
 
 from pirate_envs.adapters.aec import make_env_functions
-from pirate_envs.games.madame_ching import HeuristicPolicy, MadameChingGame
+from pirate_envs.games.madame_ching import HeuristicPolicy
+from pirate_envs.games.madame_ching import MadameChingGame as Game
 
-Game = MadameChingGame
-env, raw_env = make_env_functions(MadameChingGame)
+env, raw_env = make_env_functions(Game)
 
 __all__ = ["Game", "HeuristicPolicy", "env", "raw_env"]

@@ -43,9 +43,9 @@ Version history: v0 — first release.
 """
 
 from pirate_envs.adapters.aec import make_env_functions
-from pirate_envs.games.potsm import HeuristicPolicy, PotsmGame
+from pirate_envs.games.potsm import HeuristicPolicy
+from pirate_envs.games.potsm import PotsmGame as Game
 
-Game = PotsmGame
-env, raw_env = make_env_functions(PotsmGame)
+env, raw_env = make_env_functions(Game)
 
 __all__ = ["Game", "HeuristicPolicy", "env", "raw_env"]

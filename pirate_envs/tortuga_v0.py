@@ -47,9 +47,9 @@ Version history: v0 — first release.
 """
 
 from pirate_envs.adapters.aec import make_env_functions
-from pirate_envs.games.tortuga import HeuristicPolicy, TortugaGame
+from pirate_envs.games.tortuga import HeuristicPolicy
+from pirate_envs.games.tortuga import TortugaGame as Game
 
-Game = TortugaGame
-env, raw_env = make_env_functions(TortugaGame)
+env, raw_env = make_env_functions(Game)
 
 __all__ = ["Game", "HeuristicPolicy", "env", "raw_env"]

@@ -90,6 +90,24 @@ def set_board(state: MadameChingState, tiles: list[int]) -> None:
     state.board = sorted(tiles)
 
 
+def give_skill(state: MadameChingState, seat: int, *kinds: int) -> None:
+    """Move one skill card of each of ``kinds`` from its stack to ``seat``."""
+    for kind in kinds:
+        state.skills[seat][kind] += 1
+        state.stacks[kind] -= 1
+    state._legal = None
+
+
+def expedition_turn(expedition: list[int], position: tuple[int, int], card: int, board: list[int]) -> MadameChingState:
+    """A fresh game with only the mission tiles ``board`` left, in which boat 0, its ``expedition`` ending at
+    ``position``, reveals ``card`` (run to the first decision)."""
+    state = fresh()
+    set_board(state, board)
+    set_expedition(state, 0, expedition, position=position)
+    start_turn(state, 0, card)
+    return state
+
+
 def give_encounter(state: MadameChingState, seat: int, kind: int, count: int = 1) -> None:
     """Move ``count`` encounter cards of ``kind`` from the deck (or discard pile) to ``seat``'s hand."""
     for _ in range(count):

@@ -97,6 +97,19 @@ def to_act(state: PotsmState, seat: int) -> None:
     refresh(state)
 
 
+def arranged(
+    state: PotsmState, row=(QUIET,), deck_size: int | None = None, moves=None, seat: int = 0, line=DEFAULT_LINE
+) -> PotsmState:
+    """``state`` set up for a worked example: ``line``, the adventure ``row`` (the deck cut to ``deck_size``),
+    the move row ``moves`` (base game, when given) and ``seat`` to act."""
+    set_line(state, line)
+    set_adventures(state, row, deck_size)
+    if moves is not None:
+        set_move_row(state, moves)
+    to_act(state, seat)
+    return state
+
+
 def play(state: PotsmState, action: int) -> None:
     state.check_invariants()
     assert action in state.legal_actions(), f"{action} ({state.game.action_to_string(action)}) not legal"

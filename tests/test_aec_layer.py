@@ -14,7 +14,7 @@ import pytest
 from pettingzoo.utils import wrappers
 
 import pirate_envs
-from pirate_envs.adapters.aec import OrderEnforcingWrapper
+from pirate_envs.adapters.aec import GameOverError, OrderEnforcingWrapper
 from pirate_envs.core.registry import game_class
 
 
@@ -69,13 +69,44 @@ def test_agent_iter_insists_on_a_step_per_turn(env_id):
             env.last()  # no step: the second turn of the loop must fail
 
 
-def test_step_with_no_agent_left_warns(env_id, caplog):
+TABLES = [(env_id, n) for env_id in pirate_envs.ENV_IDS for n in game_class(env_id).player_counts]
+
+
+@pytest.mark.parametrize("wrapped", [True, False], ids=["env", "raw_env"])
+@pytest.mark.parametrize("action", [None, 0])
+@pytest.mark.parametrize(("env_id", "num_players"), TABLES, ids=[f"{e}-{n}p" for e, n in TABLES])
+def test_step_after_every_agent_left_is_a_clear_error(env_id, num_players, action, wrapped):
+    """Once the game is over and every agent stepped its None out, a step (None or an action) raises,
+    saying so and that reset() is needed (PettingZoo's wrapper would only log a warning); reset() then works."""
+    env = pirate_envs.make(env_id, num_players=num_players)
+    target = env if wrapped else env.unwrapped
+    env.reset(seed=num_players)
+    _play(env, np.random.default_rng(num_players))
+    assert env.agents == []
+    with pytest.raises(GameOverError, match=rf"^{env_id}: step\(\) called after the game ended .*call reset\(\)"):
+        target.step(action)
+    assert isinstance(GameOverError(env_id), RuntimeError)
+    env.reset(seed=1)
+    assert env.agents == env.possible_agents and _play(env, np.random.default_rng(1)) > 0
+
+
+def test_a_finished_agent_still_steps_none_once(env_id):
+    """PettingZoo's dead step is unchanged: while agents are left, each done agent steps None (an action is
+    PettingZoo's own error)."""
     env = pirate_envs.make(env_id)
     env.reset(seed=0)
-    _play(env, np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            with pytest.raises(ValueError, match="the only valid action is None"):
+                env.step(0)
+            left = len(env.agents)
+            env.step(None)
+            assert len(env.agents) == left - 1
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert env.agents == []
-    env.step(None)  # PettingZoo logs a warning (its logger, not the warnings module)
-    assert "step() called after all agents are terminated" in caplog.text
 
 
 def test_hot_path_never_goes_through_getattr(env_id, monkeypatch):

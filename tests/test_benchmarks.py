@@ -1,4 +1,5 @@
-"""The benchmark scripts run: a tiny budget through ``benchmarks/throughput.py``, every column printed."""
+"""The benchmark scripts run: a tiny budget through ``benchmarks/throughput.py`` (every column printed) and
+``benchmarks/strength.py``."""
 
 from __future__ import annotations
 
@@ -40,6 +41,17 @@ def test_throughput_script_prints_every_cell():
     batch_rows = [line for line in lines[batch_at:] if line.startswith("potsm_v0 (")]
     assert len(batch_rows) == 1 and batch_rows[0].startswith("potsm_v0 (4p)")  # the default player count only
     assert batch_rows[0].count("[") == 2
+
+
+def test_strength_script_measures_from_any_folder_and_leaves_recording_to_the_release_tool(tmp_path):
+    """``benchmarks/strength.py`` runs as a script (its imports found from another working directory), prints
+    the table, and points ``--record`` at ``training.apps.record_strength``."""
+    script = [sys.executable, str(ROOT / "benchmarks" / "strength.py"), "--env", "dead_mans_draw_v0", "--games", "2"]
+    done = subprocess.run(script, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "## dead_mans_draw_v0, 2 players" in done.stdout and "Parity P =" in done.stdout
+    moved = subprocess.run([*script, "--record"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert moved.returncode == 2 and "python -m training.apps.record_strength" in moved.stderr
 
 
 class CountingEnv:

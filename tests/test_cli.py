@@ -39,6 +39,7 @@ CHECKOUT_MODULES = {
     "evaluate": "training.evaluation.evaluate",
     "play": "training.apps.play",
     "ship": "training.apps.ship",
+    "record-strength": "training.apps.record_strength",
     "rate": "training.evaluation.rate",
     "exploit": "training.evaluation.exploit",
     "rllib-train": "training.rllib_train",

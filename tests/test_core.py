@@ -12,9 +12,15 @@ import pytest
 
 import pirate_envs
 from pirate_envs.core.errors import InvalidOptionError, InvalidStateError
-from pirate_envs.core.game import copy_plain
+from pirate_envs.core.game import Game, State, copy_plain
 from pirate_envs.core.options import Option, resolve_options
-from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
+from pirate_envs.core.rewards import (
+    clipped_margin,
+    reward_options,
+    score_margin_returns,
+    team_win_loss_returns,
+    win_loss_returns,
+)
 from pirate_envs.core.rng import Rng, as_rng, as_seed
 from pirate_envs.policies.base import RandomPolicy, resolve_policy
 
@@ -113,6 +119,90 @@ def test_resolve_options_errors_name_what_is_allowed(given, expected):
 def test_reward_helpers():
     assert win_loss_returns(1, 3) == [-1.0, 1.0, -1.0]
     assert score_margin_returns([10, 4, 7], 10) == [0.3, -0.6, -0.3]
+    assert team_win_loss_returns([0, 2], 4) == [1.0, -1.0, 1.0, -1.0]
+    assert [clipped_margin(own, 20, 10.0) for own in (5, 17, 20, 45)] == [-1.0, -0.3, 0.0, 1.0]
+
+
+def test_reward_options_are_declared_once_with_the_rule_id():
+    mode, scale = reward_options("XYZ-1", default_scale=25.0)
+    assert (mode.name, mode.default, mode.choices) == ("reward_mode", "win", ("win", "score"))
+    assert mode.doc == "XYZ-1: 'win' (+1/-1) or 'score' (margin / score_scale)"
+    assert (scale.name, scale.default, scale.kind, scale.minimum) == ("score_scale", 25.0, float, 1e-9)
+    assert scale.doc == "XYZ-1: divisor of the score margin in 'score' mode"
+    (fixed,) = reward_options("XYZ-2", modes="team win/lose or score margin")
+    assert fixed.doc == "XYZ-2: team win/lose or score margin"
+    with pytest.raises(InvalidOptionError, match=r"option 'reward_mode' got 'margin'; allowed: one of 'win', 'score'"):
+        resolve_options((mode, scale), {"reward_mode": "margin"}, "g")
+
+
+@pytest.mark.parametrize(
+    ("env_id", "rule", "scale"),
+    [
+        ("potsm_v0", "PSM-1020", 10.0),
+        ("dead_mans_draw_v0", "DMD-1020", 50.0),
+        ("madame_ching_v0", "MCH-1007", None),
+        ("tortuga_v0", "TOR-808/TOR-1005", None),
+    ],
+)
+def test_each_game_reads_its_reward_options_through_the_base(env_id, rule, scale):
+    game_cls = pirate_envs.game_class(env_id)
+    specs = {spec.name: spec for spec in game_cls.option_specs}
+    assert specs["reward_mode"].doc.startswith(f"{rule}: ")
+    assert (specs["score_scale"].default if "score_scale" in specs else None) == scale
+    game = game_cls(reward_mode="score", **({"score_scale": 4.0} if scale else {}))
+    assert (game.reward_mode, game.score_scale) == ("score", 4.0 if scale else None)
+    assert game_cls().reward_mode == "win"
+
+
+# --- the engine contract: a game lacking a required method fails when its class is defined --------------------
+GAME_METHODS = ("_setup", "action_to_string")
+STATE_METHODS = (
+    "_setup_game",
+    "_current_player",
+    "_legal_actions",
+    "_apply_action",
+    "_is_terminal",
+    "_scores",
+    "_returns",
+    "_winners",
+    "_phase_name",
+    "_resample_hidden",
+    "check_invariants",
+    "render",
+)
+
+
+def _stubs(names) -> dict:
+    return {name: lambda self, *args: None for name in names}
+
+
+CONTRACT_CASES = [(Game, m) for m in GAME_METHODS] + [(State, m) for m in STATE_METHODS]
+
+
+@pytest.mark.parametrize(("contract", "missing"), CONTRACT_CASES)
+def test_a_subclass_missing_a_contract_method_fails_when_defined(contract, missing):
+    required = GAME_METHODS if contract is Game else STATE_METHODS
+    expected = rf"Lacking does not define {missing}, required by the {contract.__name__} contract"
+    with pytest.raises(TypeError, match=expected):
+        type("Lacking", (contract,), _stubs(m for m in required if m != missing))
+    type("Complete", (contract,), _stubs(required))  # every required method defined: fine
+
+
+def test_a_partial_base_defers_the_contract_to_its_concrete_subclasses():
+    class RulesBase(State, abstract=True):  # a partial base may leave methods undefined
+        def render(self, viewer=None) -> str:
+            return ""
+
+    type("Concrete", (RulesBase,), _stubs(m for m in STATE_METHODS if m != "render"))
+    with pytest.raises(TypeError, match="Lacking does not define _returns, _winners, required by the State"):
+        type("Lacking", (RulesBase,), _stubs(m for m in STATE_METHODS if m not in ("render", "_returns", "_winners")))
+
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_every_game_defines_the_whole_contract(env_id):
+    game_cls = pirate_envs.game_class(env_id)
+    for cls, contract, required in ((game_cls, Game, GAME_METHODS), (game_cls.state_class, State, STATE_METHODS)):
+        assert [name for name in required if getattr(cls, name) is getattr(contract, name)] == [], cls
 
 
 def test_registry():

@@ -1,4 +1,5 @@
-"""Every command and snippet in README.md, docs/*.md and docs/rules/*.md runs as written.
+"""Every command and snippet in README.md, the pages of docs/ (sub-folders too) and the files they include runs
+as written.
 
 The test finds every fenced ``bash`` and ``python`` block and runs it from the repository root's
 contents (a scratch copy: links to the sources, the venv and the configs, a copy of ``checkpoints/``,
@@ -49,10 +50,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
-DOC_FILES = ["README.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")))] + [
-    f"docs/rules/{p.name}" for p in sorted((ROOT / "docs" / "rules").glob("*.md"))
-]
-EXPECTED_BLOCKS = 61
+SNIPPET = re.compile(r'^-{2}8<-{2}\s+"(?P<path>[^"]+)"\s*$', re.M)  # pymdownx.snippets: a page includes a file
+
+
+def doc_files() -> list[str]:
+    """README.md, docs/*.md, the pages in docs/ sub-folders (reference/, rules/), then the files the pages
+    include with ``--8<-- "FILE"`` (CHANGELOG.md, CONTRIBUTING.md: on the site they are pages too)."""
+    docs = ROOT / "docs"
+    pages = sorted(docs.glob("*.md")) + sorted(p for p in docs.glob("*/**/*.md"))
+    included = sorted({m.group("path") for page in pages for m in SNIPPET.finditer(page.read_text())})
+    return [
+        "README.md",
+        *(p.relative_to(ROOT).as_posix() for p in pages),
+        *(rel for rel in included if (ROOT / rel).is_file()),  # a missing one fails the site's build
+    ]
+
+
+DOC_FILES = doc_files()
+EXPECTED_BLOCKS = 106
 RUN_LANGUAGES = ("bash", "python")
 SHELL_LANGUAGES = ("sh", "shell", "console", "zsh")  # runnable, but must be labelled bash
 TIMEOUT_S = 240
@@ -61,7 +76,7 @@ FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)
 MARKER = re.compile(r"<!--\s*docs-test:(?P<clauses>.*?)-->", re.S)
 SETUP_COMMAND = re.compile(r"python3 -m venv \.venv|\.venv/bin/pip install( -q)? -c constraints\.txt -e '\.\[[\w,]+\]'")
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}  # a server's first line arrives while it runs
-MIRROR_SKIP = {".git", "runs", "results", "replays", "checkpoints", ".pytest_cache", "__pycache__"}
+MIRROR_SKIP = {".git", "runs", "results", "replays", "checkpoints", "site", ".pytest_cache", "__pycache__"}
 
 
 @dataclass
@@ -300,8 +315,24 @@ def test_commands_use_the_venv(block):
 
 # --- the fast variant of every command: parsed by its own argument parser --------------------------
 
+# A target is run only up to its parse_args; one whose source never mentions argparse (setup.py, a test file's
+# --record) would run for real, so it is left alone.
 PARSE_ONLY = """
-import argparse, json, runpy, sys
+import argparse, importlib.util, json, os, runpy, sys
+def source_of(target):
+    if target.endswith(".py"):
+        path = target
+    else:
+        try:
+            spec = importlib.util.find_spec(target)
+        except ImportError:
+            spec = None
+        if spec is None:
+            return None
+        path = spec.origin or ""
+        if spec.submodule_search_locations:
+            path = os.path.join(spec.submodule_search_locations[0], "__main__.py")
+    return open(path, encoding="utf-8").read() if os.path.isfile(path) else None
 class Parsed(Exception):
     pass
 original = argparse.ArgumentParser.parse_args
@@ -311,6 +342,12 @@ def parse_only(self, args=None, namespace=None):
 argparse.ArgumentParser.parse_args = parse_only
 failures = []
 for target, argv in json.loads(sys.argv[1]):
+    source = source_of(target)
+    if source is None:
+        failures.append(f"{target}: no such module or file")
+        continue
+    if "argparse" not in source:
+        continue
     sys.argv = [target, *argv]
     try:
         if target.endswith(".py"):
@@ -332,7 +369,7 @@ print(json.dumps(failures))
 )
 def test_every_command_parses(block, mirror):
     """Each ``.venv/bin/python`` command of a block, as written, is accepted by its module's parser."""
-    commands = [(t, a) for t, a in python_commands(block.code) if t != "pytest"]
+    commands = python_commands(block.code)
     if not commands:
         return
     done = subprocess.run(
@@ -409,3 +446,6 @@ def test_ci_runs_the_readme_test_command():
     assert tests.endswith(".venv/bin/python -m pytest -q")
     ci = (ROOT / ".ci" / "run").read_text()
     assert tests in ci.splitlines(), ".ci/run must run the README's test command verbatim"
+    copies = [(b.id, line) for b in BLOCKS for line in logical_lines(b.code) if "install_system_deps.sh" in line]
+    stale = [f"{where}: {line}" for where, line in copies if line.strip() != tests]
+    assert not stale, f"every copy of CI's test command must be the README's ({tests}):\n" + "\n".join(stale)

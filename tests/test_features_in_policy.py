@@ -65,8 +65,8 @@ def test_the_envs_send_plain_observations_and_the_network_reads_the_same_rows():
 
 
 def test_ppo_updates_give_the_same_model_bit_for_bit():
-    """Two PPO updates (4 epochs of minibatches, the features recomputed from the buffer's float masks in
-    every one) from the same seed: the same weights at the end as the appended-features run."""
+    """Two PPO updates (2 epochs of minibatches each, the features computed once per rollout from the
+    buffer's rows and float masks) from the same seed: the same weights at the end as the appended-features run."""
     models = []
     for in_policy in (False, True):
         model, vec = build(in_policy)
@@ -81,6 +81,46 @@ def test_ppo_updates_give_the_same_model_bit_for_bit():
     fresh, vec = build(True)
     vec.close()
     assert not same_weights(fresh, in_policy)  # the updates did change the weights
+
+
+def test_training_asks_the_engine_for_each_rows_features_once_per_rollout(monkeypatch):
+    """The rollout buffer computes every stored row's legal features once, when the PPO update draws its first
+    minibatch; each minibatch's observations carry their rows' share (the engine's numbers for that
+    minibatch), so the update never asks the engine (the model stays the appended-features run's: the
+    bit-for-bit test above)."""
+    from pirate_envs.networks.action_feature_policy import LEGAL_FEATURES, LegalFeatureRolloutBuffer
+
+    model, vec = build(True)
+    buffer = model.rollout_buffer
+    assert isinstance(buffer, LegalFeatureRolloutBuffer)
+    asked: list[tuple[str, int]] = []
+    for who, game in (("policy", model.policy.game), ("buffer", buffer.game)):
+
+        def counting(observations, masks, who=who, original=game.legal_action_features):
+            asked.append((who, len(observations)))
+            return original(observations, masks)
+
+        monkeypatch.setattr(game, "legal_action_features", counting)
+    engine = game_class("potsm_v0")(num_players=3)
+    minibatches = []
+    evaluate_actions = model.policy.evaluate_actions
+
+    def evaluate(obs, actions, action_masks=None):
+        expected = engine.legal_action_features(obs.numpy(), action_masks.numpy().astype(bool))
+        np.testing.assert_array_equal(getattr(obs, LEGAL_FEATURES).numpy(), expected)
+        minibatches.append(len(obs))
+        return evaluate_actions(obs, actions, action_masks=action_masks)
+
+    monkeypatch.setattr(model.policy, "evaluate_actions", evaluate)
+    try:
+        model.learn(total_timesteps=64)  # one rollout (32 steps of 2 envs), then 2 epochs of 2 minibatches
+    finally:
+        vec.close()
+    assert minibatches == [32] * 4
+    assert [entry for entry in asked if entry[0] == "buffer"] == [("buffer", 64)]
+    assert [entry for entry in asked if entry[0] == "policy"] == [("policy", 2)] * 32  # the rollout's steps only
+    buffer.reset()  # the next rollout computes its own
+    assert buffer._legal is None
 
 
 def test_checkpoints_play_the_same_through_network_policy(tmp_path):

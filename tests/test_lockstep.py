@@ -1,8 +1,9 @@
-"""``training.lockstep``: many envs stepped together, network opponents deciding in batches.
+"""``training.stepper`` and ``training.lockstep``: the one stepper of the training vec envs, in this process.
 
-With opponents that decide row by row (random, heuristic) the lockstep envs must give exactly the
-trajectories of a ``DummyVecEnv`` of the same envs and seeds; with a network opponent its decisions
-must be asked once per round for every env that waits on it.
+With opponents that decide row by row (random, heuristic, or any opponent with ``batch_opponents``
+off: the ``dummy`` kind) the stepped envs must give exactly the trajectories and episode records of SB3's
+``DummyVecEnv`` of ``Monitor``-wrapped envs with the same seeds; with a network opponent and
+``batch_opponents`` its decisions must be asked once per round for every env that waits on it.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import functools
 import numpy as np
 import pytest
 from sb3_contrib.common.maskable.utils import get_action_masks
-from stable_baselines3.common.vec_env import DummyVecEnv
-from vec_env_play import assert_same_records, play
+from stable_baselines3.common.monitor import Monitor
+from vec_env_play import assert_same_records, play, reference
 
 import pirate_envs
 from training.lockstep import LockstepEnvs, LockstepVecEnv
+from training.stepper import EnvStepper
 from training.train import make_training_env
 from training.vec_env import BatchedSubprocVecEnv
 
@@ -33,7 +35,7 @@ def env_fns(env_id: str, count: int, opponents, **options) -> list:
 def test_same_trajectories_as_a_dummy_vec_env_with_row_by_row_opponents(env_id, opponents):
     fns = env_fns(env_id, 3, opponents)
     steps = LEARNER_TURNS_PER_GAME[env_id] + 10
-    expected = play(DummyVecEnv(fns), steps, seed=5, episode_info=True)
+    expected = play(reference(fns), steps, seed=5, episode_info=True)
     got = play(LockstepVecEnv(fns), steps, seed=5, episode_info=True)
     assert_same_records(expected, got)
 
@@ -43,7 +45,7 @@ def test_batched_workers_in_lockstep_match_a_dummy_vec_env():
     batched = BatchedSubprocVecEnv(fns, workers=2, lockstep=True)
     try:
         expected, got = (
-            play(DummyVecEnv(fns), 60, seed=2, episode_info=True),
+            play(reference(fns), 60, seed=2, episode_info=True),
             play(batched, 60, seed=2, episode_info=True),
         )
     finally:
@@ -59,7 +61,7 @@ def test_offloading_a_share_to_a_worker_keeps_the_trajectories(env_id):
     try:
         assert offloaded.n_local == 2 and offloaded.remote is not None
         expected, got = (
-            play(DummyVecEnv(fns), steps, seed=3, episode_info=True),
+            play(reference(fns), steps, seed=3, episode_info=True),
             play(offloaded, steps, seed=3, episode_info=True),
         )
         # per-env calls reach the envs on both sides, in env order
@@ -76,6 +78,66 @@ def test_offloading_a_share_to_a_worker_keeps_the_trajectories(env_id):
 def test_offload_must_leave_envs_here():
     with pytest.raises(ValueError, match="offload must be in"):
         LockstepVecEnv(env_fns("dead_mans_draw_v0", 2, "random"), offload=1.0)
+
+
+class DrawingNetwork:
+    """A stand-in network opponent that draws its move from the generator it is given, alone or in a batch."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    def act(self, observation, action_mask, rng) -> int:
+        return int(rng.choice(np.flatnonzero(action_mask)))
+
+    def act_batch(self, observations, action_masks, rng) -> list[int]:
+        self.batches.append(len(observations))
+        return [int(rng.choice(np.flatnonzero(mask))) for mask in action_masks]
+
+
+def test_the_dummy_layout_asks_even_a_network_row_by_row_with_each_envs_generator():
+    """``batch_opponents=False`` (``vec_env.kind: dummy``): a network opponent decides as in each env's own
+    ``step``, so the trajectories and episode records are SB3's DummyVecEnv-of-Monitors' even though the
+    opponent could decide in batches; with batching it is asked in batches, from the stepper's generator."""
+    network = DrawingNetwork()
+    fns = env_fns("dead_mans_draw_v0", 4, network)
+    steps = LEARNER_TURNS_PER_GAME["dead_mans_draw_v0"] + 10
+    expected = play(reference(fns), steps, seed=6, episode_info=True)
+    assert_same_records(expected, play(LockstepVecEnv(fns, batch_opponents=False), steps, seed=6, episode_info=True))
+    assert network.batches == []
+    batched = play(LockstepVecEnv(fns, batch_opponents=True), steps, seed=6, episode_info=True)
+    assert network.batches and max(network.batches) > 1
+    assert len(batched) != len(expected) or any(
+        not np.array_equal(a, b) for a, b in zip(expected, batched, strict=True)
+    ), "the batched draws come from another generator: the games differ"
+
+
+def test_episode_records_and_reset_infos_follow_sb3():
+    """Per env: ``info["episode"]`` when an episode ends (Monitor's ``r``, ``l`` and ``t``), the new game's
+    observation with the old one as ``terminal_observation``, and the reset info kept as DummyVecEnv keeps it."""
+    vec = LockstepVecEnv(env_fns("dead_mans_draw_v0", 3, "heuristic"), batch_opponents=False)
+    vec.seed(4)
+    vec.reset()
+    assert [info["seat"] for info in vec.reset_infos] == [env.seat for env in vec.envs]
+    rng = np.random.default_rng(4)
+    returns, lengths, ended = np.zeros(3), np.zeros(3, dtype=int), 0
+    for _ in range(80):
+        masks = get_action_masks(vec)
+        obs, rewards, dones, infos = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        returns += rewards
+        lengths += 1
+        for i in np.flatnonzero(dones):
+            episode = infos[i]["episode"]
+            assert episode["r"] == pytest.approx(returns[i], abs=1e-6) and episode["l"] == lengths[i]
+            assert episode["t"] >= 0
+            assert not np.array_equal(infos[i]["terminal_observation"], obs[i])
+            assert vec.reset_infos[i]["seat"] == vec.envs[i].seat
+            assert infos[i]["TimeLimit.truncated"] is False
+            returns[i], lengths[i] = 0.0, 0
+            ended += 1
+        assert all("episode" not in infos[i] for i in np.flatnonzero(~dones))
+        np.testing.assert_array_equal(obs, np.stack([env.state.observation(env.seat) for env in vec.envs]))
+    assert ended > 3
+    assert vec.env_is_wrapped(Monitor) == [True] * 3  # SB3's tools may read info["episode"]
 
 
 class CountingNetwork:
@@ -98,7 +160,7 @@ class CountingNetwork:
 def test_a_network_opponent_decides_once_per_round_for_all_waiting_envs():
     network = CountingNetwork()
     envs = [pirate_envs.make_gym("madame_ching_v0", seat=0, opponents=network) for _ in range(8)]
-    together = LockstepEnvs(envs, seed=0)
+    together = EnvStepper(envs, seed=0)
     together.reset([10 + i for i in range(8)], [None] * 8)
     for _ in range(5):
         together.step([int(np.flatnonzero(m)[0]) for m in together.masks()])
@@ -131,13 +193,14 @@ def test_an_illegal_learner_action_ends_only_that_episode():
     assert not infos[1].get("illegal_action")
 
 
-def test_lockstep_needs_pirate_envs():
+def test_the_stepper_needs_pirate_envs():
     import gymnasium
 
-    with pytest.raises(TypeError, match="lockstep stepping needs pirate_envs"):
-        LockstepEnvs([gymnasium.make("CartPole-v1")])
+    assert LockstepEnvs is EnvStepper  # the stepper's former name still works
+    with pytest.raises(TypeError, match=r"training vec envs step pirate_envs Gymnasium envs .*got CartPoleEnv"):
+        EnvStepper([gymnasium.make("CartPole-v1")])
     with pytest.raises(ValueError, match="at least one env"):
-        LockstepEnvs([])
+        EnvStepper([])
 
 
 @pytest.mark.parametrize("offload", [0.0, 0.5])

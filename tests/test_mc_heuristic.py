@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from bot_checks import assert_decides_from_observation, play
 
 from pirate_envs.games.madame_ching.game import MadameChingGame
 from pirate_envs.games.madame_ching.heuristic import HeuristicPolicy
 from pirate_envs.policies.base import RandomPolicy
-
-
-def play(game, policies, seed):
-    state = game.new_initial_state(seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal():
-        seat = state.current_player()
-        mask = state.legal_action_mask()
-        action = policies[seat].act(state.observation(seat), mask, rng)
-        assert mask[action], "the heuristic chose an illegal action"
-        state.apply_action(action)
-    return state
 
 
 @pytest.mark.parametrize("options", [{"num_players": 2}, {"num_players": 4, "team_mode": True}])
@@ -33,18 +21,7 @@ def test_heuristic_plays_legal_games(options):
 
 def test_heuristic_depends_only_on_the_observation():
     game = MadameChingGame(3)
-    bot = HeuristicPolicy(game)
-    state = game.new_initial_state(4)
-    rng = np.random.default_rng(0)
-    for _ in range(120):
-        if state.is_terminal():
-            break
-        seat = state.current_player()
-        twin = state.resample_hidden(seat, 11)
-        a = bot.act(state.observation(seat), state.legal_action_mask(), np.random.default_rng(1))
-        b = bot.act(twin.observation(seat), twin.legal_action_mask(), np.random.default_rng(1))
-        assert a == b
-        state.apply_action(bot.act(state.observation(seat), state.legal_action_mask(), rng))
+    assert_decides_from_observation(game, HeuristicPolicy(game), seed=4, decisions=120)
 
 
 def test_heuristic_beats_random():

@@ -10,7 +10,18 @@ import random
 
 import numpy as np
 import pytest
-from mc_setup import clear_encounters, fresh, give_encounter, pull, set_board, set_expedition, set_hand, start_turn
+from mc_setup import (
+    clear_encounters,
+    expedition_turn,
+    fresh,
+    give_encounter,
+    give_skill,
+    pull,
+    set_board,
+    set_expedition,
+    set_hand,
+    start_turn,
+)
 from secret_choice_checks import assert_choice_hidden_from_next
 
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
@@ -91,19 +102,13 @@ def test_mch_1203_mission_choice_between_equal_numbers():
 
 
 def test_mch_1204_no_lower_tile_allowed():
-    s = fresh()
-    set_board(s, [tile(2), tile(11)])
-    set_expedition(s, 0, [6, 26, 27, 47], position=(4, 3))
-    start_turn(s, 0, 3)
+    s = expedition_turn([6, 26, 27, 47], (4, 3), card=3, board=[tile(2), tile(11)])
     assert s.board == [tile(2)] and s.tokens[0][:3] == [1, 0, 1]
     s.check_invariants()
 
 
 def test_mch_1205_one_skill_from_two_options():
-    s = fresh()
-    set_board(s, [tile(20)])
-    set_expedition(s, 0, [1, 7, 11, 12, 14, 17], position=(6, 2))
-    start_turn(s, 0, 4)
+    s = expedition_turn([1, 7, 11, 12, 14, 17], (6, 2), card=4, board=[tile(20)])
     assert s.phase == act.SKILL_CLAIM
     assert s.legal_actions() == [act.SKILL_BASE + CARTOGRAPHY, act.SKILL_BASE + ELITE]
     s.apply_action(act.SKILL_BASE + CARTOGRAPHY)
@@ -113,10 +118,7 @@ def test_mch_1205_one_skill_from_two_options():
 
 
 def test_mch_1206_two_skills_second_forced():
-    s = fresh()
-    set_board(s, [tile(20)])
-    set_expedition(s, 0, [7, 8, 11, 14, 15, 20], position=(6, 1))
-    start_turn(s, 0, 2)
+    s = expedition_turn([7, 8, 11, 14, 15, 20], (6, 1), card=2, board=[tile(20)])
     assert s.legal_actions() == [act.SKILL_BASE + CARTOGRAPHY, act.SKILL_BASE + WEATHER]
     s.apply_action(act.SKILL_BASE + WEATHER)
     assert s.skills[0][CARTOGRAPHY] == 1 and s.skills[0][WEATHER] == 1
@@ -134,10 +136,7 @@ def test_mch_1207_consolation_draw():
 
 
 def test_mch_1208_worlds_end_at_column_8():
-    s = fresh()
-    set_board(s, [tile(14)])
-    set_expedition(s, 0, [6, 7, 8, 9, 10, 11, 26, 27], position=(8, 2))
-    start_turn(s, 0, 40)
+    s = expedition_turn([6, 7, 8, 9, 10, 11, 26, 27], (8, 2), card=40, board=[tile(14)])
     assert s.tokens[0][0] == 1 and s.tokens[0][3] == 1
     assert s.expeditions[0] == [40] and s.positions[0] == [1, 1]
     s.check_invariants()
@@ -159,8 +158,7 @@ def test_mch_1210_weather_to_hong_kong():
     s = fresh()
     set_expedition(s, 0, [2, 10, 27, 41, 48, 53])
     assert s.positions[0] == [6, 6]
-    s.skills[0][WEATHER] = 1
-    s.stacks[WEATHER] -= 1
+    give_skill(s, 0, WEATHER)
     start_turn(s, 0, 55)
     assert s.phase == act.WEATHER_PHASE and s.legal_actions() == [act.USE_WEATHER, act.PASS]
     s.apply_action(act.USE_WEATHER)
@@ -174,8 +172,7 @@ def test_mch_1211_night_sailing():
     s = fresh()
     set_expedition(s, 0, [12])
     set_hand(s, 0, [5, 24, 33])
-    s.skills[0][NIGHT_SAILING] = 1
-    s.stacks[NIGHT_SAILING] -= 1
+    give_skill(s, 0, NIGHT_SAILING)
     start_turn(s, 0, 20)
     assert s.phase == act.NIGHT_SAIL and s.positions[0] == [2, 1]
     assert s.legal_actions() == [23, 32, act.PASS]
@@ -188,9 +185,7 @@ def test_mch_1211_night_sailing():
 def test_mch_1212_china_pearl_ends_after_the_round():
     s = fresh()
     s.round = 12
-    for kind in (CARTOGRAPHY, NIGHT_SAILING, WEATHER):
-        s.skills[2][kind] = 1
-        s.stacks[kind] -= 1
+    give_skill(s, 2, CARTOGRAPHY, NIGHT_SAILING, WEATHER)
     s.skills[2][CARTOGRAPHY], s.skills[2][5 + CARTOGRAPHY] = 0, 1
     set_board(s, [tile(22)])
     set_expedition(s, 2, [5, 10, 17, 23], position=(4, 2))  # three Swords icons
@@ -307,8 +302,7 @@ def test_mch_1221_combat_swaps_and_both_know():
     s = fresh()
     set_hand(s, 1, [9, 26, 44])
     set_hand(s, 0, [5])
-    s.skills[0][COMBAT] = 1
-    s.stacks[COMBAT] -= 1
+    give_skill(s, 0, COMBAT)
     set_expedition(s, 0, [10])
     start_turn(s, 0, 12)
     s.apply_action(act.USE_COMBAT)
@@ -424,8 +418,7 @@ def test_mch_506_down_right_capped_at_row_7():
 
 def test_mch_529_weather_not_offered_on_colour_change():
     s = fresh()
-    s.skills[0][WEATHER] = 1
-    s.stacks[WEATHER] -= 1
+    give_skill(s, 0, WEATHER)
     set_expedition(s, 0, [10])
     start_turn(s, 0, 30)
     assert s.phase != act.WEATHER_PHASE and s.positions[0] == [2, 2] and s.skills[0][WEATHER] == 1
@@ -433,8 +426,7 @@ def test_mch_529_weather_not_offered_on_colour_change():
 
 def test_mch_526_elite_stands_in_for_weather():
     s = fresh()
-    s.skills[0][ELITE] = 1
-    s.stacks[ELITE] -= 1
+    give_skill(s, 0, ELITE)
     set_expedition(s, 0, [10])
     start_turn(s, 0, 11)
     assert s.phase == act.WEATHER_PHASE
@@ -461,18 +453,13 @@ def test_mch_541_encounter_reshuffle():
 
 
 def test_mch_512_no_tile_reachable_then_consolation():
-    s = fresh()
-    set_board(s, [tile(23)])
-    set_expedition(s, 0, [10, 26], position=(2, 2))
-    start_turn(s, 0, 5)
+    s = expedition_turn([10, 26], (2, 2), card=5, board=[tile(23)])
     assert encounters(s, 0) == 1 and s.board == [tile(23)]
 
 
 def test_mch_617_madame_ching_checks_china_pearl():
     s = fresh()
-    for kind in (CARTOGRAPHY, NIGHT_SAILING, WEATHER):
-        s.skills[0][kind] = 1
-        s.stacks[kind] -= 1
+    give_skill(s, 0, CARTOGRAPHY, NIGHT_SAILING, WEATHER)
     give_encounter(s, 0, MADAME_CHING, 1)
     set_expedition(s, 0, [10])
     start_turn(s, 0, 30)
@@ -485,9 +472,7 @@ def test_mch_617_madame_ching_checks_china_pearl():
 def test_mch_804_elite_counts_for_china_pearl_option():
     for option, expect in ((False, -1), (True, 0)):
         s = fresh(elite_counts_for_china_pearl=option)
-        for kind in (CARTOGRAPHY, NIGHT_SAILING, WEATHER, ELITE):
-            s.skills[0][kind] = 1
-            s.stacks[kind] -= 1
+        give_skill(s, 0, CARTOGRAPHY, NIGHT_SAILING, WEATHER, ELITE)
         s._check_pearl(0)
         assert s.pearl_owner == expect
 

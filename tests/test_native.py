@@ -1,4 +1,4 @@
-"""The compiled twins of ``pirate_envs/_native.c`` against their pure-Python references.
+"""The compiled encoders (``pirate_envs/games/*/native/encode.c``) against their pure-Python references.
 
 The Python code is the oracle: every observation the compiled encoders of Dead Man's Draw, Madame Ching,
 Tortuga and Pirates of the Spanish Main write is compared, entry for entry and bit for bit, with

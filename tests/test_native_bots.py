@@ -1,4 +1,4 @@
-"""The compiled twins of the heuristic bots (``pirate_envs/_native_bots*.c``) against their Python references.
+"""The compiled twins of the heuristic bots (``pirate_envs/games/*/native/bot.c``) against their Python references.
 
 Dead Man's Draw's bot (``dmd_act``) and its action features (``dmd_features``) are compared with
 ``HeuristicPolicy.act_python`` and ``action_features_python`` at every decision of games in which seats

@@ -98,13 +98,18 @@ def _imports(path: Path) -> list[tuple[int, str, int]]:
     return found
 
 
-def test_training_modules_import_each_other_relatively():
-    bad = [
+def _training_imported_by_name(folder: str) -> list[str]:
+    """``path:line: module`` of every absolute import of the top-level ``training`` package under ``folder``."""
+    return [
         f"{path.relative_to(ROOT)}:{line}: {module}"
-        for path in sorted((ROOT / "training").rglob("*.py"))
+        for path in sorted((ROOT / folder).rglob("*.py"))
         for line, module, level in _imports(path)
         if level == 0 and (module == "training" or module.startswith("training."))
     ]
+
+
+def test_training_modules_import_each_other_relatively():
+    bad = _training_imported_by_name("training")
     assert not bad, (
         "training/ modules must import each other relatively ('from .config import ...'), or the installed "
         f"pirate_envs.training breaks: {bad}"
@@ -112,12 +117,7 @@ def test_training_modules_import_each_other_relatively():
 
 
 def test_pirate_envs_never_imports_the_top_level_training_package():
-    bad = [
-        f"{path.relative_to(ROOT)}:{line}: {module}"
-        for path in sorted((ROOT / "pirate_envs").rglob("*.py"))
-        for line, module, level in _imports(path)
-        if level == 0 and (module == "training" or module.startswith("training."))
-    ]
+    bad = _training_imported_by_name("pirate_envs")
     assert not bad, (
         f"pirate_envs must not import the checkout's 'training' (installed, it is pirate_envs.training): {bad}"
     )

@@ -16,6 +16,7 @@ import pytest
 from potsm_setup import (
     DEFAULT_LINE,
     QUIET,
+    arranged,
     play,
     pull_move_card,
     refresh,
@@ -85,12 +86,7 @@ def set_deck_top(state: PotsmState, cards) -> None:
 def make(n=4, row=(QUIET,), deck_size=30, moves=None, seat=0, line=DEFAULT_LINE, seed=0, **options) -> PotsmState:
     state = PotsmGame(num_players=n, **options).new_initial_state(seed)
     state.pirate_owner = list(OWNERS[n])
-    set_line(state, line)
-    set_adventures(state, row, deck_size)
-    if moves is not None:
-        set_move_row(state, moves)
-    to_act(state, seat)
-    return state
+    return arranged(state, row, deck_size, moves, seat, line)
 
 
 def field(state: PotsmState, seat: int, name: str) -> list[float]:

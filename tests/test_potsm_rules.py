@@ -15,12 +15,12 @@ import pytest
 from potsm_setup import (
     DEFAULT_LINE,
     QUIET,
+    arranged,
     play,
     refresh,
     set_adventures,
     set_hand,
     set_line,
-    set_move_row,
     to_act,
 )
 
@@ -86,13 +86,7 @@ def set_owners(state: PotsmState, owners: dict[int, int]) -> None:
 
 
 def base_state(n: int = 4, seed: int = 0, row=(QUIET,), deck_size=None, moves=None, **options) -> PotsmState:
-    state = new_state(n, seed, **options)
-    set_line(state, DEFAULT_LINE)
-    set_adventures(state, row, deck_size)
-    if moves is not None:
-        set_move_row(state, moves)
-    to_act(state, 0)
-    return state
+    return arranged(new_state(n, seed, **options), row, deck_size, moves)
 
 
 def observation_field(state: PotsmState, seat: int, name: str) -> np.ndarray:

@@ -50,6 +50,15 @@ def test_the_scale_means_elo_odds():
     assert win_probability(1500, 1500) == 0.5
 
 
+def test_win_probability_pinned_by_hand():
+    """``1 / (1 + (n − 1) · 10^((other − rating) / 400))``, worked out on paper."""
+    assert win_probability(1550, 1500) == pytest.approx(0.5714631174083814, rel=1e-12)  # 1 / (1 + 10^(−1/8))
+    assert win_probability(1900, 1500, 4) == pytest.approx(10 / 13, rel=1e-12)  # 1 / (1 + 3 · 0.1)
+    assert win_probability(1500, 1900, 3) == pytest.approx(1 / 21, rel=1e-12)  # 1 / (1 + 2 · 10)
+    assert win_probability(1500, 1500, 6) == 1 / 6  # equals: one seat in six
+    assert win_probability(1600, 1500, 2) == win_probability(1600, 1500)  # two seats by default
+
+
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_fit_recovers_known_ratings_with_the_anchor_at_1500(num_players):
     truth = {"random": 1050.0, "heuristic": 1500.0, "strong": 1650.0, "weak": 1300.0}

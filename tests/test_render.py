@@ -164,3 +164,47 @@ def test_card_colours_follow_the_kind_not_the_game():
     assert kind_colour("junk Blue") == kind_colour("Blue") == NAMED_COLOURS["blue"]
     assert kind_colour("England") == kind_colour("england") and kind_colour("England") in PALETTE
     assert kind_colour("") == BLANK_CARD
+
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_only_pictures_put_words_to_each_action(env_id, monkeypatch):
+    """Drawing stays out of the step: envs without pictures never ask the painter for an action's words; the
+    ``rgb_array`` envs ask once per action played (the learner's and the opponents'), from the state before
+    it, and show the last one."""
+    from pirate_envs.drawing.render_modes import TablePainter
+
+    asked = []
+    original = TablePainter.caption
+
+    def caption(self, state, action):
+        asked.append((self.render_mode, state.clone(), int(action)))
+        return original(self, state, action)
+
+    monkeypatch.setattr(TablePainter, "caption", caption)
+    for mode in (None, "ansi"):
+        gym_env = pirate_envs.make_gym(env_id, render_mode=mode, opponents="random")
+        gym_env.reset(seed=1)
+        gym_env.step(int(np.flatnonzero(gym_env.action_masks())[0]))
+        aec = env_module(env_id).env(render_mode=mode)
+        aec.reset(seed=1)
+        aec.step(int(np.flatnonzero(aec.last()[0]["action_mask"])[0]))
+    assert asked == []
+
+    aec = env_module(env_id).raw_env(render_mode="rgb_array")
+    aec.reset(seed=2)
+    for _ in range(4):
+        action = int(np.flatnonzero(aec.last()[0]["action_mask"])[-1])
+        aec.step(action)
+        _, before, told = asked[-1]
+        assert told == action
+        expected = aec.game.view_builder().describe_action(before, before.current_player(), action, None)
+        assert aec._painter.last_action == expected and expected
+    gym_env = pirate_envs.make_gym(env_id, render_mode="rgb_array", opponents="random")
+    gym_env.reset(seed=2)
+    asked.clear()
+    gym_env.step(int(np.flatnonzero(gym_env.action_masks())[0]))
+    assert asked and all(mode == "rgb_array" for mode, _, _ in asked)
+    _, before, action = asked[-1]
+    assert gym_env._painter.last_action == gym_env.game.view_builder().describe_action(
+        before, before.current_player(), action, None
+    )

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from training.evaluation.evaluate import main as evaluate_main
-from training.evaluation.sprt import SPRT, game_score, run_sprt, sprt_bounds, win_probability
+from training.evaluation.ladder import win_probability
+from training.evaluation.sprt import SPRT, game_score, run_sprt, sprt_bounds
 from training.inputs import InputError
 
 DMD = "dead_mans_draw_v0"
@@ -16,10 +17,20 @@ DMD = "dead_mans_draw_v0"
 
 def test_bounds_and_the_ladder_scale():
     assert sprt_bounds(0.05, 0.05) == pytest.approx((-math.log(19), math.log(19)))
-    assert win_probability(0, 2) == 0.5
-    assert win_probability(0, 4) == 0.25  # one seat among four equals
-    assert win_probability(400, 2) == pytest.approx(10 / 11)  # 400 points: 10:1 odds
-    assert win_probability(400, 4) == pytest.approx(10 / 13)
+    # H0/H1 are "A's seat is elo points above each B seat": the ladder's formula at that distance
+    assert win_probability(0, 0, 2) == 0.5
+    assert win_probability(0, 0, 4) == 0.25  # one seat among four equals
+    assert win_probability(400, 0, 2) == pytest.approx(10 / 11)  # 400 points: 10:1 odds
+    assert win_probability(400, 0, 4) == pytest.approx(10 / 13)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_the_hypotheses_are_the_ladder_formula_exactly(num_players):
+    """p0 and p1 are bit for bit what ``1 / (1 + (n − 1) · 10^(−elo/400))`` gives (the SPRT's own formula before
+    it shared the ladder's function): every seeded test decides after the same games."""
+    result = run_sprt("potsm_v0", num_players, "random", "random", elo0=-25.0, elo1=50.0, max_games=1)
+    assert result["p0"] == 1.0 / (1.0 + (num_players - 1) * 10.0 ** (25.0 / 400.0))
+    assert result["p1"] == 1.0 / (1.0 + (num_players - 1) * 10.0 ** (-50.0 / 400.0))
 
 
 def test_game_score_shares_the_win():

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
+from bot_checks import assert_decides_from_observation, play
 
 from pirate_envs.games.tortuga import HeuristicPolicy, TortugaGame
 from pirate_envs.policies.base import RandomPolicy
-
-
-def play(game, policies, seed):
-    state = game.new_initial_state(seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal():
-        seat = state.current_player()
-        action = policies[seat].act(state.observation(seat), state.legal_action_mask(), rng)
-        state.apply_action(action)  # raises on an illegal action
-    return state
 
 
 def test_heuristic_plays_legal_games_at_every_count_and_option():
@@ -45,15 +35,4 @@ def test_heuristic_beats_random():
 def test_heuristic_reads_only_the_observation():
     """Same observation and mask -> same action, whatever the hidden state behind them."""
     game = TortugaGame(num_players=6)
-    bot = HeuristicPolicy(game)
-    state = game.new_initial_state(4)
-    rng = np.random.default_rng(0)
-    for _ in range(60):
-        seat = state.current_player()
-        det = state.resample_hidden(seat, 11)
-        a = bot.act(state.observation(seat), state.legal_action_mask(), np.random.default_rng(1))
-        b = bot.act(det.observation(seat), det.legal_action_mask(), np.random.default_rng(1))
-        assert a == b
-        state.apply_action(bot.act(state.observation(seat), state.legal_action_mask(), rng))
-        if state.is_terminal():
-            break
+    assert_decides_from_observation(game, HeuristicPolicy(game), seed=4, decisions=60)

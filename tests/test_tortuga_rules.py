@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 from secret_choice_checks import assert_choice_hidden_from_next
-from tortuga_setup import dice, give, give_map, make, play, put_on_top, refresh
+from tortuga_setup import dice, give, give_map, make, play, put_on_top, random_agent_turns, refresh
 
 from pirate_envs import tortuga_v0
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
@@ -476,15 +476,11 @@ def test_aec_infos_carry_nothing_during_the_game():
     """TOR-916: ``infos`` carry nothing until the end (no vote card, no hoard): no keys or only zeros."""
     env = tortuga_v0.env(num_players=4)
     env.reset(seed=3)
-    rng = random.Random(0)
-    for _agent in env.agent_iter():
-        obs, _, term, trunc, info = env.last()
+    for _, _, term, trunc, info in random_agent_turns(env, random.Random(0)):
         if term or trunc:
             assert set(info) >= {"scores", "won", "nations", "hoards"}
-            env.step(None)
-            continue
-        assert not any(np.any(np.asarray(value)) for value in info.values()), info
-        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        else:
+            assert not any(np.any(np.asarray(value)) for value in info.values()), info
 
 
 def played_to_the_end(n: int = 4, seed: int = 1, **options):
@@ -530,10 +526,8 @@ def test_tor_901_aec_final_observe_shows_every_nation():
     """TOR-901/TOR-1004: the AEC env's final observation of every agent shows all nations."""
     env = tortuga_v0.env(num_players=4)
     env.reset(seed=1)
-    rng = random.Random(0)
-    for _agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    for _turn in random_agent_turns(env, random.Random(0)):
+        pass  # play the game to its end
     state = env.unwrapped.state
     assert state.is_terminal() and not state.is_truncated()
     start = field_slices(4)["players"].start

@@ -336,7 +336,7 @@ def test_ship_with_force_prints_old_and_new_evaluations(ship_run, capsys):
     assert f"{old['win_rate']:.3f}" in row and f"({old['games']} games)" in row and "(4 games)" in row
     new = json.loads((existing / "eval.json").read_text())
     assert new["vs"]["random"]["games"] == 4
-    # the game's yardsticks (benchmarks/strength.py --record) stay: they do not depend on the checkpoint
+    # the game's yardsticks (training.apps.record_strength) stay: they do not depend on the checkpoint
     recorded = json.loads((SHIPPED / "eval.json").read_text())
     assert new["parity_win_rate"] == recorded["parity_win_rate"] > 0
     assert new["heuristic_vs_random_win_rate_ci95"] == recorded["heuristic_vs_random_win_rate_ci95"]

@@ -1,4 +1,5 @@
-"""``training.vec_env.BatchedSubprocVecEnv``: same results as a DummyVecEnv, masks without a round trip."""
+"""``training.vec_env.BatchedSubprocVecEnv``: same results as a DummyVecEnv, masks without a round trip; and
+the layout each ``vec_env.kind`` builds around the one stepper."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import functools
 import numpy as np
 import pytest
 from stable_baselines3.common.monitor import Monitor
-from stable_baselines3.common.vec_env import DummyVecEnv
-from vec_env_play import play
+from vec_env_play import assert_same_records, play, reference
 
 import pirate_envs
-from training.train import make_training_env
-from training.vec_env import BatchedSubprocVecEnv
+from training.config import validate_config
+from training.config_types import TrainConfig
+from training.lockstep import LockstepVecEnv
+from training.train import build_vec_env, make_training_env
+from training.vec_env import BatchedSubprocVecEnv, EnvWorkerError
 
 ENV_ID = pirate_envs.ENV_IDS[0]
 
@@ -23,14 +26,14 @@ def env_fns(count: int, opponents: str = "random") -> list:
 
 def test_same_trajectories_as_a_dummy_vec_env():
     fns = env_fns(5)
-    dummy = DummyVecEnv(fns)
     batched = BatchedSubprocVecEnv(fns, workers=2)
     try:
         assert batched.slices == [range(0, 2), range(2, 5)]
-        expected, got = play(dummy, 60, seed=4), play(batched, 60, seed=4)
-        assert len(expected) == len(got) > 60 * 4 + 1, "episodes must end (auto-reset) within the run"
-        for a, b in zip(expected, got, strict=True):
-            np.testing.assert_array_equal(a, b)
+        expected, got = (
+            play(reference(fns), 60, seed=4, episode_info=True),
+            play(batched, 60, seed=4, episode_info=True),
+        )
+        assert_same_records(expected, got)
     finally:
         batched.close()
 
@@ -87,3 +90,77 @@ def test_training_with_the_batched_kind_reaches_self_play(tmp_path):
     assert main([str(path)]) == 0
     _, state = latest_checkpoint(run_dir)
     assert state["timesteps"] == 128 and state["stage"] == 1 and state["pool"]["snapshots"]
+
+
+def _cartpole():
+    import gymnasium
+
+    return gymnasium.make("CartPole-v1")
+
+
+def _broken_env():
+    raise OSError("no table to play on")
+
+
+@pytest.mark.parametrize(
+    ("fn", "message"),
+    [(_cartpole, "TypeError: the training vec envs step pirate_envs"), (_broken_env, "OSError: no table to play on")],
+)
+def test_a_worker_that_cannot_start_says_why(fn, message):
+    with pytest.raises(EnvWorkerError, match=message):
+        BatchedSubprocVecEnv([fn, fn], workers=1)
+
+
+def test_a_worker_that_fails_while_stepping_says_why_and_closes():
+    batched = BatchedSubprocVecEnv(env_fns(2), workers=2)
+    try:
+        batched.seed(0)
+        batched.reset()
+        masks = np.stack(batched.env_method("action_masks"))
+        illegal = int(np.flatnonzero(~masks[1])[0])  # the training envs raise on an illegal action
+        with pytest.raises(EnvWorkerError, match=r"(?s)\('step'\).*IllegalActionError"):
+            batched.step(np.array([int(np.flatnonzero(masks[0])[0]), illegal]))
+    finally:
+        batched.close()
+    assert all(not process.is_alive() for process in batched.processes)
+
+
+def config_of(kind: str, **vec_env) -> TrainConfig:
+    data = {
+        "env": {"id": "dead_mans_draw_v0", "seat": "random"},
+        "run": {"total_timesteps": 64},
+        "vec_env": {"kind": kind, "n_envs": 4, **vec_env},
+        "ppo": {"n_steps": 16, "batch_size": 16},
+    }
+    return TrainConfig.from_dict(validate_config(data))
+
+
+@pytest.mark.parametrize(
+    ("kind", "settings", "layout"),
+    [
+        ("dummy", {}, ("here", False, 4)),
+        ("lockstep", {}, ("here", True, 4)),
+        ("lockstep", {"offload": 0.5}, ("here", True, 2)),
+        ("subproc", {}, ("workers", False, 4)),
+        ("batched", {"workers": 2}, ("workers", False, 2)),
+        ("batched_lockstep", {"workers": 2}, ("workers", True, 2)),
+    ],
+)
+def test_each_kind_builds_its_layout_and_matches_sb3(kind, settings, layout):
+    """``vec_env.kind`` picks where the stepper runs (this process or workers: how many envs here, or how many
+    workers) and whether opponents decide in batches; with heuristic opponents every layout gives the
+    trajectories and episode records of SB3's DummyVecEnv of Monitors."""
+    vec = build_vec_env(config_of(kind, **settings), opponents="heuristic")
+    try:
+        where, batched, count = layout
+        if where == "here":
+            assert isinstance(vec, LockstepVecEnv) and vec.stepper.batch_opponents is batched
+            assert vec.n_local == count and (vec.remote is None) == (count == 4)
+        else:
+            assert isinstance(vec, BatchedSubprocVecEnv) and len(vec.processes) == count
+        fns = [functools.partial(make_training_env, "dead_mans_draw_v0", "random", "heuristic", {}, False)] * 4
+        assert_same_records(
+            play(reference(fns), 60, seed=9, episode_info=True), play(vec, 60, seed=9, episode_info=True)
+        )
+    finally:
+        vec.close()

@@ -7,6 +7,12 @@ and conservation stay consistent); ``Scripted`` replaces the state's RNG by fixe
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.tortuga import TortugaGame, TortugaState
 from pirate_envs.games.tortuga.game import L_GAIN, L_MAP_PUBLIC, MOVE
@@ -32,6 +38,15 @@ class Scripted(Rng):
 
 def dice(*faces: int) -> Scripted:
     return Scripted([f - 1 for f in faces])
+
+
+def random_agent_turns(env: Any, rng: random.Random) -> Iterator[tuple]:
+    """Step the AEC ``env`` to its end with random legal actions drawn by ``rng``, yielding each agent's
+    ``env.last()`` just before its step (an agent that is done steps ``None``)."""
+    for _agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        yield obs, reward, term, trunc, info
+        env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
 
 
 def refresh(state: TortugaState) -> TortugaState:

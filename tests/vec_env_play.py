@@ -1,10 +1,27 @@
 """Stepping a vec env with masked random actions and recording what the learner sees (shared by the
-vec-env tests, which compare two vec envs record by record)."""
+vec-env tests, which compare two vec envs record by record, the reference being SB3's own ``DummyVecEnv``
+of ``Monitor``-wrapped envs)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
+import gymnasium as gym
 import numpy as np
 from sb3_contrib.common.maskable.utils import get_action_masks
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+
+def _monitor(fn: Callable[[], gym.Env]) -> Monitor:
+    return Monitor(fn())
+
+
+def reference(fns: list[Callable[[], gym.Env]]) -> DummyVecEnv:
+    """SB3's ``DummyVecEnv`` of the envs of ``fns``, each in SB3's ``Monitor``: what the training vec
+    envs must match."""
+    return DummyVecEnv([functools.partial(_monitor, fn) for fn in fns])
 
 
 def play(vec, steps: int, seed: int, episode_info: bool = False) -> list:

@@ -1,8 +1,14 @@
-"""The typed training config: one dataclass per section of ``training.config.SCHEMA``.
+"""The training config's schema: one dataclass per section, each key a field with its type, default, help and rules.
 
-GENERATED from the schema by ``python -m training.config --write-types``; do not edit by hand
-(tests/test_config_types.py checks it is current). Each field carries the key's type, default and
-``metadata`` help (``help``, ``allowed``), the facts of docs/training.md's reference table::
+These dataclasses are the one description of a run's config. A key is declared once, with :func:`key`::
+
+    n_envs: int = key(4, "parallel envs", minimum=1, maximum=256)
+
+The annotation is the key's type (``| None`` where null is allowed), the first argument its default
+(:data:`REQUIRED` for none) and the second its help; the rules the validator enforces (``minimum``,
+``maximum``, ``exclusive_minimum``, ``choices``, ``nullable`` and the ``kind`` of keys that are not a
+plain number, flag or string) travel in the field's ``metadata``. ``training.config_validation`` checks a
+YAML config against them, ``training.config.describe_schema`` and ``reference_markdown`` print them::
 
     from training.config import load_typed_config
     config = load_typed_config("configs/potsm_v0.yaml")   # a TrainConfig
@@ -10,302 +16,302 @@ GENERATED from the schema by ``python -m training.config --write-types``; do not
     config.to_dict()                                      # the plain nested dict (config.yaml)
 """
 
-# ruff: noqa: E501  (the help texts are the schema's, one string each)
-
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+REQUIRED: Any = dataclasses.MISSING  # the default of a key the config must give
+SECTION = dataclass(kw_only=True)  # keyword-only, so keys keep the schema's order, required ones included
 
-@dataclass
+# the annotation each kind of key is declared with, `` | None`` added where the key is nullable
+ANNOTATIONS: dict[Any, str] = {
+    int: "int",
+    float: "float",
+    bool: "bool",
+    str: "str",
+    "int_list": "list[int]",
+    "str_list": "list[str]",
+    "mapping": "dict[str, Any]",
+    "seat": "int | str",
+    "stages": "list[dict[str, Any]]",
+}
+SCALARS = {"int": int, "float": float, "bool": bool, "str": str}
+SPECIAL_KINDS = tuple(kind for kind in ANNOTATIONS if isinstance(kind, str))
+
+
+class ConfigError(ValueError):
+    """A config problem found before training; the message names the key path and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One config key as the validator reads it: ``kind`` is ``int``, ``float``, ``bool``, ``str``,
+    ``"int_list"``, ``"str_list"``, ``"mapping"``, ``"seat"`` or ``"stages"``.
+
+    :func:`keys_of` makes these from a section dataclass; a config outside this module may also declare
+    its sections as plain ``{key: Field(...)}`` mappings (``training.rllib_train``)."""
+
+    kind: Any
+    default: Any
+    doc: str
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+    choices: tuple = ()
+    nullable: bool = False
+
+    def allowed(self) -> str:
+        """What the key accepts, in words (``an integer >= 1 and <= 256``)."""
+        if self.choices:
+            text = "one of " + ", ".join(repr(c) for c in self.choices)
+        elif self.kind is bool:
+            text = "true or false"
+        elif self.kind in (int, float):
+            noun = "an integer" if self.kind is int else "a number"
+            lo = "" if self.minimum is None else f"{'>' if self.exclusive_minimum else '>='} {self.minimum}"
+            hi = "" if self.maximum is None else f"<= {self.maximum}"
+            text = f"{noun} {' and '.join(p for p in (lo, hi) if p)}".strip()
+        else:
+            text = {
+                str: "a string",
+                "int_list": "a list of positive integers",
+                "str_list": "a list of strings",
+                "mapping": "a mapping",
+                "seat": "a seat index (integer >= 0) or 'random'",
+                "stages": "a list of {until: <timesteps or null>, mix: {<opponent>: <weight>}}",
+            }[self.kind]
+        return text + (" or null" if self.nullable else "")
+
+    @property
+    def annotation(self) -> str:
+        """The type a section dataclass declares this key with (``float | None``)."""
+        return ANNOTATIONS[self.kind] + (" | None" if self.nullable else "")
+
+
+def key(
+    default: Any,
+    doc: str,
+    *,
+    kind: str | None = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    exclusive_minimum: bool = False,
+    choices: tuple = (),
+    nullable: bool = False,
+) -> Any:
+    """A dataclass field for one config key: its default (:data:`REQUIRED` for none), its help ``doc`` and the
+    rules of its values, all in the field's ``metadata``. ``kind`` names a key that is not a plain number, flag
+    or string (those take their kind from the annotation): ``int_list``, ``str_list``, ``mapping``, ``seat`` or
+    ``stages``."""
+    if kind is not None and kind not in SPECIAL_KINDS:
+        raise ValueError(f"unknown key kind {kind!r}; allowed: {', '.join(SPECIAL_KINDS)}")
+    metadata = {
+        "help": doc,
+        "kind": kind,
+        "minimum": minimum,
+        "maximum": maximum,
+        "exclusive_minimum": exclusive_minimum,
+        "choices": choices,
+        "nullable": nullable,
+    }
+    if default is REQUIRED:
+        return dataclasses.field(metadata=metadata)
+    if isinstance(default, (list, dict)):
+        return dataclasses.field(default_factory=functools.partial(copy.deepcopy, default), metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+# --- the sections ---------------------------------------------------------------------------------------
+@SECTION
 class EnvConfig:
-    """Section ``env``."""
+    """Section ``env``: the game the learner plays."""
 
-    id: str = field(metadata={"help": "registered env id (pirate_envs.ENV_IDS)", "allowed": "a string"})
-    options: dict[str, Any] = field(
-        default_factory=lambda: {},
-        metadata={"help": "rule options passed to the game (num_players, reward_mode, ...)", "allowed": "a mapping"},
-    )
-    seat: int | str = field(
-        default="random",
-        metadata={
-            "help": "learner seat: an index, or 'random' to draw it every episode",
-            "allowed": "a seat index (integer >= 0) or 'random'",
-        },
-    )
+    id: str = key(REQUIRED, "registered env id (pirate_envs.ENV_IDS)")
+    options: dict[str, Any] = key({}, "rule options passed to the game (num_players, reward_mode, ...)", kind="mapping")
+    seat: int | str = key("random", "learner seat: an index, or 'random' to draw it every episode", kind="seat")
 
 
-@dataclass
+@SECTION
 class RunConfig:
-    """Section ``run``."""
+    """Section ``run``: where the run lives, its seed and length."""
 
-    total_timesteps: int = field(metadata={"help": "learner env steps to train for", "allowed": "an integer >= 1"})
-    dir: str = field(
-        default="runs/{env_id}-{timestamp}",
-        metadata={"help": "run directory; {env_id} and {timestamp} are filled in", "allowed": "a string"},
+    dir: str = key("runs/{env_id}-{timestamp}", "run directory; {env_id} and {timestamp} are filled in")
+    seed: int = key(0, "seed of the model, the envs and the evaluation games", minimum=0)
+    total_timesteps: int = key(REQUIRED, "learner env steps to train for", minimum=1)
+    torch_threads: int = key(1, "torch threads of the training process", minimum=1, maximum=256)
+    init_from: str | None = key(
+        None,
+        "start PPO from the weights of this MaskablePPO .zip (e.g. a shipped checkpoint; same network shape) "
+        "instead of a fresh network",
+        nullable=True,
     )
-    seed: int = field(
-        default=0,
-        metadata={"help": "seed of the model, the envs and the evaluation games", "allowed": "an integer >= 0"},
-    )
-    torch_threads: int = field(
-        default=1, metadata={"help": "torch threads of the training process", "allowed": "an integer >= 1 and <= 256"}
-    )
-    init_from: str | None = field(
-        default=None,
-        metadata={
-            "help": "start PPO from the weights of this MaskablePPO .zip (e.g. a shipped checkpoint; same network shape) instead of a fresh network",
-            "allowed": "a string or null",
-        },
-    )
-    update_threads: int | None = field(
-        default=None,
-        metadata={
-            "help": "torch threads during each PPO update, when the env workers wait (null: run.torch_threads)",
-            "allowed": "an integer >= 1 and <= 256 or null",
-        },
+    update_threads: int | None = key(
+        None,
+        "torch threads during each PPO update, when the env workers wait (null: run.torch_threads)",
+        minimum=1,
+        maximum=256,
+        nullable=True,
     )
 
 
-@dataclass
+@SECTION
 class VecEnvConfig:
-    """Section ``vec_env``."""
+    """Section ``vec_env``: how the training envs are stepped."""
 
-    n_envs: int = field(default=4, metadata={"help": "parallel envs", "allowed": "an integer >= 1 and <= 256"})
-    kind: str = field(
-        default="dummy",
-        metadata={
-            "help": "dummy: all envs in this process; subproc: one process each; batched: the envs split over `workers` processes, masks sent with each step; lockstep: all envs in this process, stepped together, network opponents deciding for all at once",
-            "allowed": "one of 'dummy', 'subproc', 'batched', 'lockstep'",
-        },
+    n_envs: int = key(4, "parallel envs", minimum=1, maximum=256)
+    kind: str = key(
+        "dummy",
+        "dummy: all envs in this process; subproc: one process each; "
+        "batched: the envs split over `workers` processes, masks sent with each step; "
+        "lockstep: all envs in this process, stepped together, network opponents deciding for all at once; "
+        "batched_lockstep: the batched kind, each process stepping its envs together, network opponents "
+        "deciding for all of them at once",
+        choices=("dummy", "subproc", "batched", "lockstep", "batched_lockstep"),
     )
-    workers: int = field(
-        default=2, metadata={"help": "processes of the batched kind", "allowed": "an integer >= 1 and <= 256"}
-    )
-    lockstep: bool = field(
-        default=False,
-        metadata={
-            "help": "batched kind: each process steps its envs together, network opponents deciding for all of them at once",
-            "allowed": "true or false",
-        },
-    )
-    offload: float = field(
-        default=0.0,
-        metadata={
-            "help": "lockstep kind: the share of the envs stepped (in lockstep) by one worker process while this process steps the rest and runs the network (0: all here)",
-            "allowed": "a number >= 0.0 and <= 0.9",
-        },
+    workers: int = key(2, "processes of the batched kinds", minimum=1, maximum=256)
+    offload: float = key(
+        0.0,
+        "lockstep kind: the share of the envs stepped (in lockstep) by one worker process while this process "
+        "steps the rest and runs the network (0: all here)",
+        minimum=0.0,
+        maximum=0.9,
     )
 
 
-@dataclass
+@SECTION
 class PpoConfig:
-    """Section ``ppo``."""
+    """Section ``ppo``: MaskablePPO's hyperparameters."""
 
-    learning_rate: float = field(default=0.0003, metadata={"help": "Adam step size", "allowed": "a number > 0.0"})
-    lr_schedule: str = field(
-        default="constant", metadata={"help": "learning-rate schedule", "allowed": "one of 'constant', 'linear'"}
+    learning_rate: float = key(3.0e-4, "Adam step size", minimum=0.0, exclusive_minimum=True)
+    lr_schedule: str = key("constant", "learning-rate schedule", choices=("constant", "linear"))
+    n_steps: int = key(512, "env steps per env per rollout", minimum=2)
+    batch_size: int = key(256, "minibatch size", minimum=2)
+    n_epochs: int = key(4, "passes over each rollout", minimum=1)
+    gamma: float = key(0.99, "discount", minimum=0.0, maximum=1.0)
+    gae_lambda: float = key(0.95, "GAE lambda", minimum=0.0, maximum=1.0)
+    clip_range: float = key(0.2, "PPO clip range", minimum=0.0, maximum=1.0, exclusive_minimum=True)
+    ent_coef: float = key(0.01, "entropy bonus", minimum=0.0)
+    vf_coef: float = key(0.5, "value loss weight", minimum=0.0)
+    max_grad_norm: float = key(0.5, "gradient clipping", minimum=0.0, exclusive_minimum=True)
+    target_kl: float | None = key(None, "early stop of an update past this KL", minimum=0.0, nullable=True)
+    normalize_advantage: bool = key(True, "normalise advantages per minibatch")
+    value_warmup_steps: int = key(
+        0,
+        "first timesteps whose PPO updates fit only the value head, the policy frozen (after a warm start "
+        "the value head is uncalibrated and early advantages are noise)",
+        minimum=0,
     )
-    n_steps: int = field(default=512, metadata={"help": "env steps per env per rollout", "allowed": "an integer >= 2"})
-    batch_size: int = field(default=256, metadata={"help": "minibatch size", "allowed": "an integer >= 2"})
-    n_epochs: int = field(default=4, metadata={"help": "passes over each rollout", "allowed": "an integer >= 1"})
-    gamma: float = field(default=0.99, metadata={"help": "discount", "allowed": "a number >= 0.0 and <= 1.0"})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda", "allowed": "a number >= 0.0 and <= 1.0"})
-    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range", "allowed": "a number > 0.0 and <= 1.0"})
-    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus", "allowed": "a number >= 0.0"})
-    vf_coef: float = field(default=0.5, metadata={"help": "value loss weight", "allowed": "a number >= 0.0"})
-    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping", "allowed": "a number > 0.0"})
-    target_kl: float | None = field(
-        default=None, metadata={"help": "early stop of an update past this KL", "allowed": "a number >= 0.0 or null"}
-    )
-    normalize_advantage: bool = field(
-        default=True, metadata={"help": "normalise advantages per minibatch", "allowed": "true or false"}
-    )
-    value_warmup_steps: int = field(
-        default=0,
-        metadata={
-            "help": "first timesteps whose PPO updates fit only the value head, the policy frozen (after a warm start the value head is uncalibrated and early advantages are noise)",
-            "allowed": "an integer >= 0",
-        },
-    )
-    update_precision: str = field(
-        default="float32",
-        metadata={
-            "help": "number format of the hidden layers' matrix products in the gradient passes (PPO updates, warm start): bfloat16 autocasts them (weights, heads and rollouts stay float32; training/precision.py)",
-            "allowed": "one of 'float32', 'bfloat16'",
-        },
+    update_precision: str = key(
+        "float32",
+        "number format of the hidden layers' matrix products in the gradient passes (PPO updates, warm "
+        "start): bfloat16 autocasts them (weights, heads and rollouts stay float32; training/precision.py)",
+        choices=("float32", "bfloat16"),
     )
 
 
-@dataclass
+@SECTION
 class NetworkConfig:
-    """Section ``network``."""
+    """Section ``network``: the policy and value networks."""
 
-    pi: list[int] = field(
-        default_factory=lambda: [128, 128],
-        metadata={"help": "hidden layer sizes of the policy MLP", "allowed": "a list of positive integers"},
+    pi: list[int] = key([128, 128], "hidden layer sizes of the policy MLP", kind="int_list")
+    vf: list[int] = key([128, 128], "hidden layer sizes of the value MLP", kind="int_list")
+    activation: str = key("tanh", "hidden activation", choices=("tanh", "relu"))
+    features: str = key(
+        "signed_log",
+        "input layer: the flat observation as is, or squashed by sign(x)*log(1+|x|)",
+        choices=("flat", "signed_log"),
     )
-    vf: list[int] = field(
-        default_factory=lambda: [128, 128],
-        metadata={"help": "hidden layer sizes of the value MLP", "allowed": "a list of positive integers"},
+    action_features: bool = key(
+        False,
+        "score each action from the game's per-action features (the public effect of the action; "
+        "pirate_envs/networks/action_feature_policy.py) instead of a flat head over the action indices",
     )
-    activation: str = field(default="tanh", metadata={"help": "hidden activation", "allowed": "one of 'tanh', 'relu'"})
-    features: str = field(
-        default="signed_log",
-        metadata={
-            "help": "input layer: the flat observation as is, or squashed by sign(x)*log(1+|x|)",
-            "allowed": "one of 'flat', 'signed_log'",
-        },
+    action_embed: int = key(
+        0, "with action_features: size of a learned feature embedding (0: the bilinear score alone)", minimum=0
     )
-    action_features: bool = field(
-        default=False,
-        metadata={
-            "help": "score each action from the game's per-action features (the public effect of the action; pirate_envs/networks/action_feature_policy.py) instead of a flat head over the action indices",
-            "allowed": "true or false",
-        },
-    )
-    action_embed: int = field(
-        default=0,
-        metadata={
-            "help": "with action_features: size of a learned feature embedding (0: the bilinear score alone)",
-            "allowed": "an integer >= 0",
-        },
-    )
-    features_in_policy: bool = field(
-        default=False,
-        metadata={
-            "help": "with action_features: the policy computes the features from the plain observation and the action mask (the same network and numbers; rows of the observation size travel and are stored instead of observation + features)",
-            "allowed": "true or false",
-        },
+    features_in_policy: bool = key(
+        False,
+        "with action_features: the policy computes the features from the plain observation and the action "
+        "mask (the same network and numbers; rows of the observation size travel and are stored instead of "
+        "observation + features)",
     )
 
 
-@dataclass
+@SECTION
 class ImitationConfig:
-    """Section ``imitation``."""
+    """Section ``imitation``: the warm start, a teacher's games cloned before PPO."""
 
-    games: int = field(
-        default=0,
-        metadata={
-            "help": "teacher games cloned into the network before PPO (0: no warm start)",
-            "allowed": "an integer >= 0",
-        },
+    games: int = key(0, "teacher games cloned into the network before PPO (0: no warm start)", minimum=0)
+    teacher: str = key(
+        "heuristic",
+        "the bot to clone: 'heuristic', 'random', a search bot ('flatmc[:rollouts=N,...]', "
+        "'ismcts[:iterations=N,...]') or a checkpoint path",
     )
-    teacher: str = field(
-        default="heuristic",
-        metadata={
-            "help": "the bot to clone: 'heuristic', 'random', a search bot ('flatmc[:rollouts=N,...]', 'ismcts[:iterations=N,...]') or a checkpoint path",
-            "allowed": "a string",
-        },
+    teacher_share: float = key(
+        0.75,
+        "share of seats the teacher plays in those games (random play covers off-teacher positions)",
+        minimum=0.0,
+        maximum=1.0,
+        exclusive_minimum=True,
     )
-    teacher_share: float = field(
-        default=0.75,
-        metadata={
-            "help": "share of seats the teacher plays in those games (random play covers off-teacher positions)",
-            "allowed": "a number > 0.0 and <= 1.0",
-        },
+    others: str = key(
+        "random", "who plays the seats the teacher does not: 'random', 'heuristic', a search bot or a checkpoint path"
     )
-    others: str = field(
-        default="random",
-        metadata={
-            "help": "who plays the seats the teacher does not: 'random', 'heuristic', a search bot or a checkpoint path",
-            "allowed": "a string",
-        },
-    )
-    workers: int = field(
-        default=1,
-        metadata={
-            "help": "processes playing the teacher games (for slow search teachers)",
-            "allowed": "an integer >= 1 and <= 256",
-        },
-    )
-    epochs: int = field(default=10, metadata={"help": "passes over the demonstrations", "allowed": "an integer >= 1"})
-    batch_size: int = field(default=512, metadata={"help": "minibatch size", "allowed": "an integer >= 1"})
-    learning_rate: float = field(default=0.001, metadata={"help": "Adam step size", "allowed": "a number > 0.0"})
-    value_coef: float = field(
-        default=0.5,
-        metadata={"help": "weight of the value head's fit to the final returns", "allowed": "a number >= 0.0"},
-    )
+    workers: int = key(1, "processes playing the teacher games (for slow search teachers)", minimum=1, maximum=256)
+    epochs: int = key(10, "passes over the demonstrations", minimum=1)
+    batch_size: int = key(512, "minibatch size", minimum=1)
+    learning_rate: float = key(1.0e-3, "Adam step size", minimum=0.0, exclusive_minimum=True)
+    value_coef: float = key(0.5, "weight of the value head's fit to the final returns", minimum=0.0)
 
 
-@dataclass
+@SECTION
 class OpponentsConfig:
-    """Section ``opponents``."""
+    """Section ``opponents``: the curriculum of opponent mixes and the self-play pool."""
 
-    stages: list[dict[str, Any]] = field(
-        default_factory=lambda: [{"until": None, "mix": {"random": 1.0}}],
-        metadata={
-            "help": "curriculum: each stage's opponent mix applies until `until` timesteps (the last: null = to the end); mix keys are 'random', 'heuristic', 'selfplay' or a checkpoint path",
-            "allowed": "a list of {until: <timesteps or null>, mix: {<opponent>: <weight>}}",
-        },
+    stages: list[dict[str, Any]] = key(
+        [{"until": None, "mix": {"random": 1.0}}],
+        "curriculum: each stage's opponent mix applies until `until` timesteps (the last: null = to the end); "
+        "mix keys are 'random', 'heuristic', 'selfplay' or a checkpoint path",
+        kind="stages",
     )
-    snapshot_every: int = field(
-        default=100000,
-        metadata={
-            "help": "timesteps between self-play snapshots (while a stage uses selfplay)",
-            "allowed": "an integer >= 1",
-        },
-    )
-    latest_share: float = field(
-        default=0.5,
-        metadata={
-            "help": "share of self-play draws that take the latest snapshot",
-            "allowed": "a number >= 0.0 and <= 1.0",
-        },
-    )
-    max_snapshots: int = field(
-        default=20, metadata={"help": "snapshots kept in the pool (oldest dropped)", "allowed": "an integer >= 1"}
-    )
-    snapshot_deterministic: bool = field(
-        default=False,
-        metadata={"help": "snapshots play their arg-max action instead of sampling", "allowed": "true or false"},
-    )
+    snapshot_every: int = key(100_000, "timesteps between self-play snapshots (while a stage uses selfplay)", minimum=1)
+    latest_share: float = key(0.5, "share of self-play draws that take the latest snapshot", minimum=0.0, maximum=1.0)
+    max_snapshots: int = key(20, "snapshots kept in the pool (oldest dropped)", minimum=1)
+    snapshot_deterministic: bool = key(False, "snapshots play their arg-max action instead of sampling")
 
 
-@dataclass
+@SECTION
 class EvalConfig:
-    """Section ``eval``."""
+    """Section ``eval``: the evaluations during training."""
 
-    every: int = field(default=50000, metadata={"help": "timesteps between evaluations", "allowed": "an integer >= 1"})
-    games: int = field(
-        default=200, metadata={"help": "games per opponent per evaluation (seats rotate)", "allowed": "an integer >= 1"}
+    every: int = key(50_000, "timesteps between evaluations", minimum=1)
+    games: int = key(200, "games per opponent per evaluation (seats rotate)", minimum=1)
+    opponents: list[str] = key(
+        ["random", "heuristic"], "opponents to evaluate against ('random', 'heuristic', paths)", kind="str_list"
     )
-    opponents: list[str] = field(
-        default_factory=lambda: ["random", "heuristic"],
-        metadata={
-            "help": "opponents to evaluate against ('random', 'heuristic', paths)",
-            "allowed": "a list of strings",
-        },
-    )
-    deterministic: bool = field(
-        default=True, metadata={"help": "evaluate the arg-max policy", "allowed": "true or false"}
-    )
-    best_by: str = field(
-        default="heuristic",
-        metadata={"help": "win rate that picks best_model.zip: an eval opponent or 'mean'", "allowed": "a string"},
-    )
+    deterministic: bool = key(True, "evaluate the arg-max policy")
+    best_by: str = key("heuristic", "win rate that picks best_model.zip: an eval opponent or 'mean'")
 
 
-@dataclass
+@SECTION
 class CheckpointConfig:
-    """Section ``checkpoint``."""
+    """Section ``checkpoint``: the periodic checkpoints."""
 
-    every: int = field(default=100000, metadata={"help": "timesteps between checkpoints", "allowed": "an integer >= 1"})
-    keep: int = field(
-        default=3, metadata={"help": "periodic checkpoints kept (older ones deleted)", "allowed": "an integer >= 1"}
-    )
+    every: int = key(100_000, "timesteps between checkpoints", minimum=1)
+    keep: int = key(3, "periodic checkpoints kept (older ones deleted)", minimum=1)
 
 
-@dataclass
+@SECTION
 class LoggingConfig:
-    """Section ``logging``."""
+    """Section ``logging``: what the run reports while it trains."""
 
-    tensorboard: bool = field(
-        default=True, metadata={"help": "write TensorBoard logs to <run dir>/tb", "allowed": "true or false"}
-    )
-    progress_bar: bool = field(default=True, metadata={"help": "show a progress bar", "allowed": "true or false"})
+    tensorboard: bool = key(True, "write TensorBoard logs to <run dir>/tb")
+    progress_bar: bool = key(True, "show a progress bar")
 
 
 SECTIONS: dict[str, type] = {
@@ -345,3 +351,35 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         """The plain nested dict, sections and keys in schema order."""
         return asdict(self)
+
+
+@functools.cache
+def keys_of(section: type) -> dict[str, Field]:
+    """The keys of a section dataclass, in declaration order, as the validator reads them.
+
+    A key's kind is its ``metadata`` kind or, for a plain number, flag or string, its annotation (a string:
+    the schema's module has ``from __future__ import annotations``); the annotation must be the one its kind
+    and ``nullable`` give (``float | None``), so type and rules agree."""
+    keys = {}
+    for item in fields(section):
+        meta, where = item.metadata, f"{section.__name__}.{item.name}"
+        if not isinstance(item.type, str) or "help" not in meta:
+            raise TypeError(f"{where}: declare config keys with key() in a module with string annotations")
+        kind = meta["kind"] or SCALARS.get(item.type.removesuffix(" | None"))
+        if kind is None:
+            raise TypeError(
+                f"{where}: annotation {item.type!r} names no kind of key; allowed: int, float, bool or str "
+                f"(with | None where nullable), or key(kind=...) with one of {', '.join(SPECIAL_KINDS)}"
+            )
+        if item.default is not dataclasses.MISSING:
+            default = item.default
+        elif item.default_factory is not dataclasses.MISSING:
+            default = item.default_factory()
+        else:
+            default = REQUIRED
+        rules = {name: meta[name] for name in ("minimum", "maximum", "exclusive_minimum", "choices", "nullable")}
+        field = Field(kind, default, meta["help"], **rules)
+        if item.type != field.annotation:
+            raise TypeError(f"{where}: annotation {item.type!r} is not {field.annotation!r}")
+        keys[item.name] = field
+    return keys

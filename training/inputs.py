@@ -17,8 +17,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pirate_envs.cli import command_prog, exits_on
 from pirate_envs.core.registry import ENV_IDS, game_class
-from pirate_envs.policies.base import SEARCH_BOTS, resolve_policy
+from pirate_envs.policies.base import resolve_policy
+from pirate_envs.policies.spec import SYNOPSIS, PolicySpec, parse_policy_spec
 from pirate_envs.shipped import SHIPPED, shipped_checkpoint
 
 EXIT_USAGE = 2
@@ -28,6 +30,9 @@ _FALSE = ("false", "no", "off", "0")
 
 class InputError(ValueError):
     """Bad user input: unknown env id or policy, missing checkpoint, bad option, count or seat."""
+
+
+exits_on_input_error = exits_on(InputError)  # a command's main: an InputError -> "error: ..." on stderr, code 2
 
 
 def check_env_id(env_id: str) -> None:
@@ -79,20 +84,27 @@ def policy_label(spec: Any) -> str:
     """A readable name for a policy spec: its text, or the object's ``name``."""
     if isinstance(spec, (str, Path)):
         return str(spec)
+    if isinstance(spec, PolicySpec):
+        return spec.text
     return str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+
+
+def parse_spec(spec: Any) -> PolicySpec:
+    """:func:`~pirate_envs.policies.spec.parse_policy_spec` with its errors as :class:`InputError`."""
+    try:
+        return parse_policy_spec(spec)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 def load_policy(spec: Any, game: Any) -> Any:
     """``resolve_policy`` for ``game``'s env, player count and options, with clear input errors."""
     env_id = game.game_id
-    if isinstance(spec, (str, Path)):
-        text = str(spec)
-        looks_like_path = isinstance(spec, Path) or text.endswith(".zip") or "/" in text
-        if looks_like_path and not Path(text).exists():
-            raise InputError(f"checkpoint not found: {text}")
-        spec = text
+    parsed = parse_spec(spec)
+    if parsed.on_disk and not Path(parsed.path).exists():
+        raise InputError(f"checkpoint not found: {parsed.path}")
     try:
-        policy = resolve_policy(spec, env_id, game.num_players, **game.options)
+        policy = resolve_policy(parsed, env_id, game.num_players, **game.options)
         check = getattr(policy, "check_compatible", None)  # checkpoints: made for these spaces?
         if callable(check):
             check(game.observation_shape, game.num_actions, f"{env_id} with {game.num_players} players")
@@ -101,15 +113,6 @@ def load_policy(spec: Any, game: Any) -> Any:
         raise InputError(str(exc)) from None
     except Exception as exc:  # a checkpoint that does not load (bad zip, wrong format...)
         raise InputError(f"cannot load policy {policy_label(spec)!r}: {type(exc).__name__}: {exc}") from None
-
-
-def is_checkpoint_spec(spec: Any) -> bool:
-    """Whether ``spec`` names a checkpoint file or directory (rather than a bot or a Policy object)."""
-    if isinstance(spec, Path):
-        return True
-    if not isinstance(spec, str) or spec in ("random", "heuristic") or spec.partition(":")[0] in SEARCH_BOTS:
-        return False
-    return spec.endswith(".zip") or "/" in spec or Path(spec).exists()
 
 
 def expand_shipped(spec: Any, env_id: str) -> Any:
@@ -122,6 +125,21 @@ def expand_shipped(spec: Any, env_id: str) -> Any:
         raise InputError(str(exc)) from None
 
 
+def checkpoint_location(spec: Any, env_id: str) -> str:
+    """The checkpoint file or RLlib directory ``spec`` names (``"shipped"``: the game's ``model.zip``), which
+    must exist; anything else is an :class:`InputError` (a bot spec is not a checkpoint)."""
+    spec = expand_shipped(spec, env_id)
+    try:
+        parsed = parse_policy_spec(spec)
+    except ValueError:
+        parsed = None
+    if parsed is not None and not parsed.on_disk:
+        raise InputError(f"{spec!r} is a policy spec ({parsed.kind}), not a checkpoint; a file so named is ./{spec}")
+    if parsed is None or not Path(parsed.path).exists():
+        raise InputError(f"checkpoint not found: {spec}")
+    return str(spec)
+
+
 def check_policy_spec(spec: Any, game: Any) -> None:
     """Validate ``spec`` for ``game`` cheaply, without loading a network: bots are built (milliseconds), a
     checkpoint file must exist and, for a ``.zip``, read as a model made for the game's spaces.
@@ -129,16 +147,16 @@ def check_policy_spec(spec: Any, game: Any) -> None:
     Callers check every spec this way before loading any checkpoint (seconds each), so that a typo in
     the last spec is reported at once.
     """
-    spec = expand_shipped(spec, game.game_id)
-    if not is_checkpoint_spec(spec):
-        load_policy(spec, game)
+    parsed = parse_spec(expand_shipped(spec, game.game_id))
+    if not parsed.on_disk:
+        load_policy(parsed, game)
         return
     from .checkpoints import model_zip_unfit
 
-    path = Path(spec)
+    path = Path(parsed.path)
     if not path.exists():
-        raise InputError(f"checkpoint not found: {spec}")
-    if path.is_dir():  # an RLlib checkpoint: its module is checked when it loads
+        raise InputError(f"checkpoint not found: {parsed.path}")
+    if parsed.kind == "rllib":  # its module is checked when it loads
         return
     unfit = model_zip_unfit(path, game)
     if unfit is not None:
@@ -157,3 +175,12 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="rule option, repeatable (e.g. --option reward_mode=score)",
     )
+
+
+def policy_parser(module: str, description: str, role: str) -> argparse.ArgumentParser:
+    """The parser of a command about one policy on one game: the game's arguments and ``--policy SPEC``
+    (``role`` says which policy); ``module`` is the command's ``__spec__.name``."""
+    parser = argparse.ArgumentParser(prog=command_prog(module), description=description)
+    add_game_arguments(parser)
+    parser.add_argument("--policy", required=True, metavar="SPEC", help=f"{role}: {SYNOPSIS}")
+    return parser

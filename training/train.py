@@ -12,7 +12,7 @@ evaluation history it had (the config is the run's own ``config.yaml`` unless CO
 an older run's file lacks get their schema defaults).
 
 The config passed through training is a :class:`~training.config_types.TrainConfig` (one dataclass
-per section, generated from ``training.config.SCHEMA``): ``config.ppo.learning_rate``,
+per section, the schema itself): ``config.ppo.learning_rate``,
 ``config.vec_env.n_envs``. :func:`prepare_run` loads it once; :func:`train` also takes a plain config
 dict (validated and converted), the functions below it only a ``TrainConfig``.
 
@@ -153,29 +153,40 @@ def appended_action_features(config: TrainConfig) -> bool:
 def make_training_env(
     env_id: str, seat: Any, opponents: Any, options: dict[str, Any], single_thread: bool, action_features: bool = False
 ):
-    """One monitored Gymnasium env (top-level so that subprocess vec envs can pickle it)."""
-    from stable_baselines3.common.monitor import Monitor
-
+    """One training env (top-level so that subprocess vec envs can pickle it). No ``Monitor``: the vec envs'
+    stepper (:class:`training.stepper.EnvStepper`) keeps its episode record."""
     from pirate_envs.adapters.gym_env import make_gym
 
     if single_thread:  # a subprocess: one torch thread each, or the cores are oversubscribed
         import torch
 
         torch.set_num_threads(1)
-    env = make_gym(
+    return make_gym(
         env_id, seat=seat, opponents=opponents, illegal_action="raise", action_features=action_features, **options
     )
-    return Monitor(env)
+
+
+VEC_ENV_KINDS = ("dummy", "lockstep", "subproc", "batched", "batched_lockstep")
 
 
 def build_vec_env(config: TrainConfig, opponents: Any):
-    """The training vec env of ``config.vec_env`` (``kind``, ``n_envs``, ``workers``, ``lockstep``, ``offload``)."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    """The training vec env of ``config.vec_env``; every kind steps its envs with the one stepper
+    (:class:`training.stepper.EnvStepper`), ``kind`` choosing the layout:
 
+    - ``dummy``: all envs in this process, every opponent deciding row by row;
+    - ``lockstep``: all envs in this process, a network opponent deciding for every env waiting on it at
+      once; an ``offload`` share of them stepped meanwhile by one worker process;
+    - ``subproc``: one worker process per env;
+    - ``batched``: the envs split over ``workers`` processes, masks sent with each step; ``batched_lockstep``:
+      the same, a network opponent deciding for all of a worker's envs at once.
+    """
+    from .lockstep import LockstepVecEnv, offloaded_count
     from .vec_env import BatchedSubprocVecEnv
 
     config = require_typed(config, "build_vec_env")
     env, vec = config.env, config.vec_env
+    if vec.kind not in VEC_ENV_KINDS:
+        raise ConfigError(f"vec_env.kind: {vec.kind!r}; allowed: one of {', '.join(map(repr, VEC_ENV_KINDS))}")
     factory = functools.partial(
         make_training_env,
         env.id,
@@ -184,19 +195,20 @@ def build_vec_env(config: TrainConfig, opponents: Any):
         dict(env.options),
         action_features=appended_action_features(config),
     )
-    in_subprocess = vec.kind in ("subproc", "batched")
-    fns = [functools.partial(factory, single_thread=in_subprocess)] * vec.n_envs
-    if vec.kind == "lockstep":
-        from .lockstep import LockstepVecEnv, offloaded_count
-
-        n_remote = offloaded_count(vec.n_envs, vec.offload)
-        remote = functools.partial(factory, single_thread=True)  # the worker's envs: one torch thread
+    here = functools.partial(factory, single_thread=False)
+    in_worker = functools.partial(factory, single_thread=True)  # a worker process: one torch thread
+    n = vec.n_envs
+    if vec.kind in ("dummy", "lockstep"):
+        batched = vec.kind == "lockstep"
+        n_remote = offloaded_count(n, vec.offload) if batched else 0
         return LockstepVecEnv(
-            fns[: vec.n_envs - n_remote] + [remote] * n_remote, seed=config.run.seed, offload=vec.offload
+            [here] * (n - n_remote) + [in_worker] * n_remote,
+            seed=config.run.seed,
+            offload=vec.offload if batched else 0.0,
+            batch_opponents=batched,
         )
-    if vec.kind == "batched":
-        return BatchedSubprocVecEnv(fns, workers=vec.workers, lockstep=vec.lockstep)
-    return SubprocVecEnv(fns) if vec.kind == "subproc" else DummyVecEnv(fns)
+    workers = n if vec.kind == "subproc" else vec.workers
+    return BatchedSubprocVecEnv([in_worker] * n, workers=workers, lockstep=vec.kind == "batched_lockstep")
 
 
 def ppo_hyperparameters(config: TrainConfig) -> dict[str, Any]:
@@ -223,6 +235,23 @@ def ppo_hyperparameters(config: TrainConfig) -> dict[str, Any]:
     }
 
 
+def rollout_buffer_settings(config: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's rollout buffer for ``config.network``: with per-action features one that keeps big
+    observations in place (``FlatRolloutBuffer``), and with ``features_in_policy`` one that also computes
+    the rows' legal features once per rollout (``LegalFeatureRolloutBuffer``); SB3's own otherwise."""
+    net = require_typed(config, "rollout_buffer_settings").network
+    if not net.action_features:
+        return {}
+    from pirate_envs.networks.action_feature_policy import FlatRolloutBuffer, LegalFeatureRolloutBuffer
+
+    if not net.features_in_policy:
+        return {"rollout_buffer_class": FlatRolloutBuffer}
+    return {
+        "rollout_buffer_class": LegalFeatureRolloutBuffer,
+        "rollout_buffer_kwargs": {"env_id": config.env.id, "game_options": dict(config.env.options)},
+    }
+
+
 def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
     """A fresh MaskablePPO on ``vec_env`` with the network of ``config.network`` and ``config.ppo``'s settings."""
     import torch
@@ -241,12 +270,10 @@ def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
         "activation_fn": activation,
     }
     policy: Any = "MlpPolicy"
-    extra: dict[str, Any] = {}
     if net.action_features:
-        from pirate_envs.networks.action_feature_policy import ActionFeaturePolicy, FlatRolloutBuffer
+        from pirate_envs.networks.action_feature_policy import ActionFeaturePolicy
 
         policy = ActionFeaturePolicy
-        extra["rollout_buffer_class"] = FlatRolloutBuffer
         policy_kwargs.update(
             env_id=config.env.id,
             game_options=dict(config.env.options),
@@ -261,7 +288,7 @@ def build_model(config: TrainConfig, vec_env: Any, tensorboard_log: str | None):
         vec_env,
         **ppo_hyperparameters(config),
         policy_kwargs=policy_kwargs,
-        **extra,
+        **rollout_buffer_settings(config),
         tensorboard_log=tensorboard_log,
         seed=config.run.seed,
         device="cpu",
@@ -329,7 +356,12 @@ def load_for_resume(config: TrainConfig, checkpoint_path: Path, vec_env: Any, te
     config = require_typed(config, "load_for_resume")
     try:
         model = load_maskable_ppo(
-            checkpoint_path, env=vec_env, device="cpu", tensorboard_log=tensorboard_log, **ppo_hyperparameters(config)
+            checkpoint_path,
+            env=vec_env,
+            device="cpu",
+            tensorboard_log=tensorboard_log,
+            **ppo_hyperparameters(config),
+            **rollout_buffer_settings(config),  # a checkpoint made before LegalFeatureRolloutBuffer gets it too
         )
     except Exception as err:  # passed the zip check, but still does not load (pickle, torch, spaces)
         raise ConfigError(
@@ -395,83 +427,78 @@ def warm_start(config: TrainConfig, model: Any) -> dict[str, float]:
 
 
 # --- training -------------------------------------------------------------------------------------
-def train(
-    config: TrainConfig | Mapping[str, Any], run_dir: Path, resume: tuple[Path, dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """Run (or continue) training; returns the final run state.
-
-    ``config`` is a :class:`TrainConfig`; a plain config dict (what this function took before the typed
-    config) is validated and converted first."""
-    import torch
-    from stable_baselines3.common.callbacks import CallbackList
-
+def starting_state(
+    config: TrainConfig, run_dir: Path, resume: tuple[Path, dict[str, Any]] | None
+) -> tuple[dict[str, Any], Any]:
+    """The run state and self-play pool a run starts from: fresh ones, or the checkpoint's (its evaluations
+    past the checkpoint's timestep dropped, the pool's settings from ``config.opponents``)."""
     from pirate_envs.policies.selfplay import SelfPlayPool
 
-    from .callbacks import (
-        ProgressCallback,
-        RunPipelineCallback,
-        UpdateThreadsCallback,
-        ValueWarmupCallback,
-        say,
-    )
+    from .callbacks import pool_from_state
     from .curriculum import OpponentSchedule
-    from .lockstep import single_blas_thread
-    from .precision import set_update_precision
 
-    config = typed_config(config)
-    run_cfg, opp_cfg = config.run, config.opponents
-    torch.set_num_threads(run_cfg.torch_threads)
-    single_blas_thread()  # numpy's BLAS threads only fight the envs and torch for the cores
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    tensorboard_log = str(run_dir / "tb") if config.logging.tensorboard else None
-
+    opp_cfg = config.opponents
     if resume is None:
-        state = new_state(config)
         pool = SelfPlayPool(
             mix=OpponentSchedule.from_config(config).mix(0),
             latest_share=opp_cfg.latest_share,
             max_snapshots=opp_cfg.max_snapshots,
             deterministic=opp_cfg.snapshot_deterministic,
         )
+        return new_state(config), pool
+    state = dict(resume[1])
+    state["evaluations"] = [e for e in state["evaluations"] if e["timesteps"] <= state["timesteps"]]
+    pool = pool_from_state(state["pool"], run_dir)
+    pool.latest_share = opp_cfg.latest_share
+    pool.max_snapshots = opp_cfg.max_snapshots
+    pool.deterministic = opp_cfg.snapshot_deterministic
+    return state, pool
+
+
+def model_for_run(
+    config: TrainConfig,
+    run_dir: Path,
+    vec_env: Any,
+    state: dict[str, Any],
+    pool: Any,
+    checkpoint_path: Path | None,
+):
+    """The model a run trains: a fresh one (with ``run.init_from``'s weights and the imitation warm start,
+    saved as ``warm_start_model.zip``) or the checkpoint's. ``config.yaml`` is written once it fits the config."""
+    from .callbacks import say
+    from .precision import set_update_precision
+
+    run_cfg = config.run
+    tensorboard_log = str(run_dir / "tb") if config.logging.tensorboard else None
+    if checkpoint_path is None:
+        model = build_model(config, vec_env, tensorboard_log)
+        if run_cfg.init_from is not None:
+            load_initial_weights(model, run_cfg.init_from)
+            state["init_from"] = run_cfg.init_from
     else:
-        from .callbacks import pool_from_state
-
-        checkpoint_path, state = resume
-        state = dict(state)
-        state["evaluations"] = [e for e in state["evaluations"] if e["timesteps"] <= state["timesteps"]]
-        pool = pool_from_state(state["pool"], run_dir)
-        pool.latest_share = opp_cfg.latest_share
-        pool.max_snapshots = opp_cfg.max_snapshots
-        pool.deterministic = opp_cfg.snapshot_deterministic
-
-    vec_env = build_vec_env(config, opponents=pool)
-    seed = run_cfg.seed + state["timesteps"]
-    try:  # a config error found here (run.init_from, network on resume) stops the workers first
-        if resume is None:
-            model = build_model(config, vec_env, tensorboard_log)
-            if run_cfg.init_from is not None:
-                load_initial_weights(model, run_cfg.init_from)
-        else:
-            model = load_for_resume(config, checkpoint_path, vec_env, tensorboard_log)
-    except ConfigError:
-        vec_env.close()
-        raise
+        model = load_for_resume(config, checkpoint_path, vec_env, tensorboard_log)
     set_update_precision(model.policy, config.ppo.update_precision)  # not saved with the model: set on every start
-    if resume is None and run_cfg.init_from is not None:
-        state["init_from"] = run_cfg.init_from
-        say(f"starting from the weights of {run_cfg.init_from}")
-    if resume is not None:
-        model.set_random_seed(seed)
+    if checkpoint_path is not None:
+        model.set_random_seed(run_cfg.seed + state["timesteps"])
         snapshots = len(pool.snapshots)
         say(f"resuming {run_dir} at {model.num_timesteps:,} timesteps (stage {state['stage']}, {snapshots} snapshots)")
-    atomic_write_text(run_dir / "config.yaml", dump_config(config))  # once the model fits the config
-    if resume is None and config.imitation.games > 0:
+    elif run_cfg.init_from is not None:
+        say(f"starting from the weights of {run_cfg.init_from}")
+    atomic_write_text(run_dir / "config.yaml", dump_config(config))
+    if checkpoint_path is None and config.imitation.games > 0:
         state["imitation"] = warm_start(config, model)
-    if resume is None and (config.imitation.games > 0 or run_cfg.init_from is not None):
+    if checkpoint_path is None and (config.imitation.games > 0 or run_cfg.init_from is not None):
         # the model at PPO step 0, to measure what PPO added (benchmarks/ppo_gain.py)
         model.save(run_dir / WARM_START_MODEL)
+    return model
 
+
+def training_callbacks(config: TrainConfig, run_dir: Path, state: dict[str, Any], pool: Any) -> list[Any]:
+    """The run's SB3 callbacks: the pipeline (curriculum, snapshots, evaluations, checkpoints), and by the
+    config the torch threads per phase, the value warm-up and the progress bar."""
+    from .callbacks import ProgressCallback, RunPipelineCallback, UpdateThreadsCallback, ValueWarmupCallback
+
+    run_cfg = config.run
     pipeline = RunPipelineCallback(config, run_dir, state, pool)
     callbacks: list[Any] = [pipeline]
     update_threads = run_cfg.update_threads
@@ -482,12 +509,37 @@ def train(
         callbacks.append(ValueWarmupCallback(config.ppo.value_warmup_steps))
     if config.logging.progress_bar:
         callbacks.append(ProgressCallback(run_cfg.total_timesteps, pipeline))
-    remaining = run_cfg.total_timesteps - model.num_timesteps
-    try:
+    return callbacks
+
+
+def train(
+    config: TrainConfig | Mapping[str, Any], run_dir: Path, resume: tuple[Path, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Run (or continue) training; returns the final run state.
+
+    ``config`` is a :class:`TrainConfig`; a plain config dict (what this function took before the typed
+    config) is validated and converted first."""
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList
+
+    from .callbacks import say
+    from .stepper import single_blas_thread
+
+    config = typed_config(config)
+    run_cfg = config.run
+    torch.set_num_threads(run_cfg.torch_threads)
+    single_blas_thread()  # numpy's BLAS threads only fight the envs and torch for the cores
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    state, pool = starting_state(config, run_dir, resume)
+    vec_env = build_vec_env(config, opponents=pool)
+    try:  # whatever stops the run here (a config error found with the model, say) stops the workers too
+        model = model_for_run(config, run_dir, vec_env, state, pool, resume[0] if resume is not None else None)
+        remaining = run_cfg.total_timesteps - model.num_timesteps
         if remaining > 0:
             model.learn(
                 total_timesteps=remaining,
-                callback=CallbackList(callbacks),
+                callback=CallbackList(training_callbacks(config, run_dir, state, pool)),
                 reset_num_timesteps=resume is None,
                 tb_log_name=TB_LOG_NAME,
             )

@@ -1,4 +1,4 @@
-"""A subprocess vec env that runs several envs per worker and sends their action masks with each step.
+"""A subprocess vec env that steps several envs per worker and sends their action masks with each step.
 
 SB3's ``SubprocVecEnv`` gives every env its own process, and MaskablePPO then asks every env for
 its action mask in a second round trip before each step. On a machine with few cores that IPC
@@ -6,19 +6,25 @@ costs more than the parallel stepping saves (see ``docs/training.md``, Throughpu
 
 - the envs are split into ``workers`` contiguous slices, one process each, so one message per
   worker carries all of its envs' actions and one reply all of their results;
+- each worker steps its slice with the one stepper of the training vec envs
+  (:class:`training.stepper.EnvStepper`: auto-reset, ``terminal_observation``, ``TimeLimit.truncated``,
+  ``info["episode"]``), its opponents batched across the slice with ``lockstep``;
 - every reply also carries each env's ``action_masks()`` after the step (after the automatic
   reset when an episode ended), and ``env_method("action_masks")`` is answered from that cache,
   with no round trip.
 
-Everything else (auto-reset with ``terminal_observation``, ``TimeLimit.truncated``, seeds and
-reset options, ``env_method``/``get_attr``/``set_attr``) behaves as in ``SubprocVecEnv``, so
-results match a ``DummyVecEnv`` with the same env functions and seeds.
+Seeds and reset options, ``env_method``/``get_attr``/``set_attr`` behave as in ``SubprocVecEnv``, so
+results match a ``DummyVecEnv`` of ``Monitor``-wrapped envs with the same env functions and seeds. A
+worker that fails (an env function that raises, an env that is not a pirate_envs Gymnasium env, an
+error while stepping) sends its traceback and stops; the call that was waiting raises it as
+:class:`EnvWorkerError`.
 """
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,102 +33,98 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnv, VecEnvIndices
 from stable_baselines3.common.vec_env.patch_gym import _patch_env
 
+from .stepper import EnvStepper, wrapped_in
+
 MASKS = "action_masks"
 
 
-def _masks_of(env: gym.Env) -> np.ndarray | None:
-    try:
-        return env.get_wrapper_attr(MASKS)()
-    except AttributeError:
+class EnvWorkerError(RuntimeError):
+    """A worker process of :class:`BatchedSubprocVecEnv` failed; the message holds its traceback."""
+
+
+class _Failure:
+    """What a failed worker sends instead of an answer."""
+
+    def __init__(self, command: str, details: str) -> None:
+        self.command = command
+        self.details = details
+
+
+def _answer(stepper: EnvStepper, envs: list[gym.Env], cmd: str, data: Any) -> Any:
+    """The worker's reply to one command (None for ``close``, which the caller handles)."""
+    if cmd == "step":
+        stepped = stepper.step(data)
+        return [(*result, mask) for result, mask in zip(stepped, stepper.masks(), strict=True)]
+    if cmd == "reset":
+        seeds, options = zip(*data, strict=True)
+        if seeds[0] is not None:
+            stepper.seed(seeds[0])
+        started = stepper.reset(seeds, options)
+        return [(*result, mask) for result, mask in zip(started, stepper.masks(), strict=True)]
+    inner = stepper.envs
+    if cmd == "get_spaces":
+        return inner[0].observation_space, inner[0].action_space
+    if cmd == "env_method":
+        name, args, kwargs, local = data
+        return [getattr(inner[i], name)(*args, **kwargs) for i in local]
+    if cmd == "get_attr":
+        name, local = data
+        return [getattr(inner[i], name) for i in local]
+    if cmd == "has_attr":
+        return all(hasattr(env, data) for env in inner)
+    if cmd == "set_attr":
+        name, value, local = data
+        for i in local:
+            setattr(inner[i], name, value)
         return None
+    if cmd == "is_wrapped":
+        wrapper, local = data
+        return [wrapped_in(envs[i], wrapper) for i in local]
+    if cmd == "render":
+        return [env.render() for env in inner]
+    raise NotImplementedError(f"unknown command {cmd!r}")  # pragma: no cover - programming error
 
 
 def _worker(remote: Any, parent_remote: Any, env_fns: CloudpickleWrapper, lockstep: bool = False) -> None:
-    from stable_baselines3.common.env_util import is_wrapped
-
     parent_remote.close()
-    from .lockstep import single_blas_thread
-
-    single_blas_thread()  # the network opponents' batched passes: see single_blas_thread
-    envs = [_patch_env(fn()) for fn in env_fns.var]
-    reset_infos: list[dict[str, Any]] = [{} for _ in envs]
-    together = None
-    if lockstep:
-        from .lockstep import LockstepEnvs
-
-        together = LockstepEnvs(envs)
-    while True:
-        try:
-            cmd, data = remote.recv()
-        except (EOFError, KeyboardInterrupt):
-            break
-        if together is not None and cmd == "step":
-            stepped = together.step(data)
-            remote.send([(*result, mask) for result, mask in zip(stepped, together.masks(), strict=True)])
-        elif together is not None and cmd == "reset":
-            seeds, options = zip(*data, strict=True)
-            if seeds[0] is not None:
-                together.seed(seeds[0])
-            started = together.reset(seeds, options)
-            remote.send([(*result, mask) for result, mask in zip(started, together.masks(), strict=True)])
-        elif cmd == "step":
-            results = []
-            for i, (env, action) in enumerate(zip(envs, data, strict=True)):
-                obs, reward, terminated, truncated, info = env.step(action)
-                done = terminated or truncated
-                info["TimeLimit.truncated"] = truncated and not terminated
-                if done:
-                    info["terminal_observation"] = obs
-                    obs, reset_infos[i] = env.reset()
-                results.append((obs, reward, done, info, reset_infos[i], _masks_of(env)))
-            remote.send(results)
-        elif cmd == "reset":
-            results = []
-            for i, (env, (seed, options)) in enumerate(zip(envs, data, strict=True)):
-                obs, reset_infos[i] = env.reset(seed=seed, **({"options": options} if options else {}))
-                results.append((obs, reset_infos[i], _masks_of(env)))
-            remote.send(results)
-        elif cmd == "get_spaces":
-            remote.send((envs[0].observation_space, envs[0].action_space))
-        elif cmd == "env_method":
-            name, args, kwargs, local = data
-            remote.send([envs[i].get_wrapper_attr(name)(*args, **kwargs) for i in local])
-        elif cmd == "get_attr":
-            name, local = data
-            remote.send([envs[i].get_wrapper_attr(name) for i in local])
-        elif cmd == "has_attr":
+    cmd = "start"
+    try:
+        envs = [_patch_env(fn()) for fn in env_fns.var]
+        stepper = EnvStepper(envs, batch_opponents=lockstep)
+        while True:
             try:
-                for env in envs:
-                    env.get_wrapper_attr(data)
-                remote.send(True)
-            except AttributeError:
-                remote.send(False)
-        elif cmd == "set_attr":
-            name, value, local = data
-            for i in local:
-                setattr(envs[i], name, value)
-            remote.send(None)
-        elif cmd == "is_wrapped":
-            wrapper, local = data
-            remote.send([is_wrapped(envs[i], wrapper) for i in local])
-        elif cmd == "render":
-            remote.send([env.render() for env in envs])
-        elif cmd == "close":
-            for env in envs:
-                env.close()
+                cmd, data = remote.recv()
+            except (EOFError, KeyboardInterrupt):
+                break
+            if cmd == "close":
+                for env in stepper.envs:
+                    env.close()
+                remote.close()
+                break
+            remote.send(_answer(stepper, envs, cmd, data))
+    except Exception:
+        try:
+            remote.send(_Failure(cmd, traceback.format_exc()))
             remote.close()
-            break
-        else:  # pragma: no cover - programming error
-            raise NotImplementedError(f"unknown command {cmd!r}")
+        except OSError:  # the parent has gone: nobody is left to tell
+            pass
+
+
+def _receive(remote: Any) -> Any:
+    """A worker's answer; its failure raised as :class:`EnvWorkerError`."""
+    answer = remote.recv()
+    if isinstance(answer, _Failure):
+        raise EnvWorkerError(f"a vec env worker failed ({answer.command!r}):\n{answer.details}")
+    return answer
 
 
 class BatchedSubprocVecEnv(VecEnv):
     """``len(env_fns)`` envs in ``workers`` processes (contiguous slices); masks come back with every step.
 
     ``start_method`` defaults to ``forkserver`` where available, else ``spawn`` (as SB3's
-    ``SubprocVecEnv``), so the env functions must be picklable (cloudpickle). With ``lockstep`` each
-    worker steps its slice together (:class:`training.lockstep.LockstepEnvs`): the network opponents of
-    a slice decide in one batch per round.
+    ``SubprocVecEnv``), so the env functions must be picklable (cloudpickle) and make pirate_envs
+    Gymnasium envs (``make_gym``). With ``lockstep`` the network opponents of a slice decide in one batch
+    per round (the stepper's ``batch_opponents``); without it every decision is the one the env makes alone.
     """
 
     def __init__(
@@ -155,7 +157,13 @@ class BatchedSubprocVecEnv(VecEnv):
             self.remotes.append(remote)
             self.processes.append(process)
         self.remotes[0].send(("get_spaces", None))
-        observation_space, action_space = self.remotes[0].recv()
+        try:
+            observation_space, action_space = _receive(self.remotes[0])
+        except EnvWorkerError:
+            self.closed = True
+            for process in self.processes:
+                process.kill()
+            raise
         super().__init__(n_envs, observation_space, action_space)
         self._masks: list[np.ndarray | None] = [None] * n_envs
 
@@ -166,8 +174,8 @@ class BatchedSubprocVecEnv(VecEnv):
         self.waiting = True
 
     def step_wait(self) -> Any:
-        results = [item for remote in self.remotes for item in remote.recv()]
         self.waiting = False
+        results = [item for remote in self.remotes for item in _receive(remote)]
         obs, rewards, dones, infos, self.reset_infos, masks = zip(*results, strict=True)
         self._masks = list(masks)
         return np.stack(obs), np.stack(rewards), np.stack(dones), list(infos)
@@ -182,7 +190,7 @@ class BatchedSubprocVecEnv(VecEnv):
             remote.send(("reset", [(self._seeds[i], self._options[i]) for i in part]))
 
     def reset_wait(self) -> Any:
-        results = [item for remote in self.remotes for item in remote.recv()]
+        results = [item for remote in self.remotes for item in _receive(remote)]
         obs, self.reset_infos, masks = zip(*results, strict=True)
         self._masks = list(masks)
         self._reset_seeds()
@@ -192,16 +200,18 @@ class BatchedSubprocVecEnv(VecEnv):
     def close(self) -> None:
         if self.closed:
             return
-        if self.waiting:
-            for remote in self.remotes:
-                remote.recv()
+        self.closed = True
         for remote in self.remotes:
-            remote.send(("close", None))
+            try:
+                if self.waiting:
+                    remote.recv()
+                remote.send(("close", None))
+            except (EOFError, OSError):  # a worker that failed has stopped already
+                pass
         for process in self.processes:
             process.join()
         for remote in self.remotes:
             remote.close()
-        self.closed = True
 
     # --- per-env calls ----------------------------------------------------------------------------
     def _by_worker(self, indices: VecEnvIndices) -> list[tuple[Any, list[int], list[int]]]:
@@ -219,7 +229,7 @@ class BatchedSubprocVecEnv(VecEnv):
         targets = self._by_worker(indices)
         for remote, local, _ in targets:
             remote.send(message(local))
-        answers = {i: item for remote, _, mine in targets for i, item in zip(mine, remote.recv(), strict=True)}
+        answers = {i: item for remote, _, mine in targets for i, item in zip(mine, _receive(remote), strict=True)}
         return [answers[i] for i in self._get_indices(indices)]
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any):
@@ -243,12 +253,12 @@ class BatchedSubprocVecEnv(VecEnv):
         for remote, local, _ in targets:
             remote.send(("set_attr", (attr_name, value, local)))
         for remote, _, _ in targets:
-            remote.recv()
+            _receive(remote)
 
     def has_attr(self, attr_name: str) -> bool:
         for remote in self.remotes:
             remote.send(("has_attr", attr_name))
-        return all([remote.recv() for remote in self.remotes])
+        return all([_receive(remote) for remote in self.remotes])
 
     def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
         return self._ask(indices, lambda local: ("is_wrapped", (wrapper_class, local)))
@@ -256,4 +266,4 @@ class BatchedSubprocVecEnv(VecEnv):
     def get_images(self) -> Sequence[np.ndarray | None]:
         for remote in self.remotes:
             remote.send(("render", None))
-        return [image for remote in self.remotes for image in remote.recv()]
+        return [image for remote in self.remotes for image in _receive(remote)]

@@ -22,8 +22,11 @@ agent's own result), ``truncated``, ``illegal_action`` and a game's own end-of-g
 (``state.final_info()``, numeric), all zero/False until the game ends.
 
 An unknown agent name raises :class:`UnknownAgentError` (a ``KeyError`` and ``ValueError``) naming
-the agents; ``reset(seed=...)`` takes None or a non-negative int. ``pickle``/``copy.deepcopy`` of
-the env (wrapped or raw) keep the game in progress: the copy continues exactly like the original.
+the agents; ``reset(seed=...)`` takes None or a non-negative int. Once the game is over and every agent
+has stepped its ``None`` out, another ``step`` (``None`` or an action) raises :class:`GameOverError` saying
+so and that ``reset()`` starts a new game (PettingZoo's own order enforcing only logs a warning).
+``pickle``/``copy.deepcopy`` of the env (wrapped or raw) keep the game in progress: the copy continues
+exactly like the original.
 
 The layer is lean (issue 23): ``env()`` wraps the env in :class:`OrderEnforcingWrapper`, a subclass of
 PettingZoo's that keeps its checks (``step``/``observe``/``last``/``agent_iter``/``render`` before
@@ -67,6 +70,7 @@ from pirate_envs.drawing.render_modes import RENDER_FPS, TablePainter
 from pirate_envs.drawing.table import seat_name
 
 __all__ = [
+    "GameOverError",
     "IllegalActionWarning",
     "OrderEnforcingWrapper",
     "PirateAECEnv",
@@ -78,6 +82,16 @@ __all__ = [
 
 
 agent_name = seat_name  # the agent of a seat: player_<seat>, as the table views name it
+
+
+class GameOverError(RuntimeError):
+    """``step()`` after the game ended and every agent stepped its ``None`` out: nothing is left to step."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(
+            f"{owner}: step() called after the game ended and every agent has left it (each stepped None once); "
+            "call reset() to start a new game"
+        )
 
 
 class PirateAECEnv(AECEnv):
@@ -108,7 +122,7 @@ class PirateAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": game_cls.game_id}
         self.render_mode = render_mode
         self._painter = TablePainter(self.game, render_mode, render_seat)  # render_seat: None = spectator
-        self._paints = render_mode == "rgb_array"  # the painter must see each action (for its caption)
+        self._captions = self._painter.captions  # the picture's caption needs each action before it is played
         self.illegal_action = illegal_action
         self._raise_illegal = illegal_action == "raise"
         self._owner = game_cls.game_id
@@ -231,17 +245,17 @@ class PirateAECEnv(AECEnv):
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self._over:  # every agent is terminated or truncated: each steps None once to leave
+            if not self.agents:
+                raise GameOverError(self._owner)
             self._was_dead_step(action)
             return
         if type(action) is not int:
             action = as_action_index(self._owner, agent, action, self._num_actions)
         state = self.state
         record = None if self._infostate is None else self._infostate.before(state, action)
+        caption = self._painter.caption(state, action) if self._captions else None
         try:
-            if self._paints:
-                self._painter.apply(state, action)
-            else:
-                state.apply_action(action)  # IllegalActionError (state unchanged) if bad
+            state.apply_action(action)  # IllegalActionError (state unchanged) if bad
         except IllegalActionError as err:
             if self._raise_illegal or out_of_range(action, self._num_actions):
                 raise
@@ -249,6 +263,8 @@ class PirateAECEnv(AECEnv):
             return
         if record is not None:
             self._infostate.after(record, state)
+        if caption is not None:
+            self._painter.last_action = caption
         # No reward before the end: rewards and cumulative rewards stay the zeros set at reset.
         seat = state.current_player()
         if seat >= 0:
@@ -373,7 +389,9 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         if self._has_reset and env.agents:
             self._has_updated = True
             env.step(action)
-        else:  # before reset (an error) or with no agent left (a warning): PettingZoo's own handling
+        elif self._has_reset:  # PettingZoo's own wrapper only logs a warning here and goes on
+            raise GameOverError(str(env))
+        else:  # before reset: PettingZoo's own error
             super().step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:

@@ -63,7 +63,7 @@ from pirate_envs.adapters.checks import (
 from pirate_envs.core.errors import IllegalActionError, InvalidOptionError
 from pirate_envs.core.game import Game, State
 from pirate_envs.core.infostate import InfostateTracker, check_infostate_option
-from pirate_envs.core.registry import ENV_IDS, feature_env_ids, game_class
+from pirate_envs.core.registry import feature_env_ids, game_class, registered_env_ids
 from pirate_envs.drawing.render_modes import RENDER_FPS, TablePainter
 from pirate_envs.policies.base import Policy, RandomPolicy, choose_action, resolve_policy
 
@@ -83,8 +83,9 @@ def gym_id(env_id: str) -> str:
 
 
 def register_gym_envs() -> None:
-    """Register every game of ``ENV_IDS`` with Gymnasium (idempotent)."""
-    for env_id in ENV_IDS:
+    """Register every game the registry knows with Gymnasium (idempotent): the shipped games of ``ENV_IDS``
+    at import, and a game added later with ``pirate_envs.core.registry.register_env`` once this is called again."""
+    for env_id in registered_env_ids():
         name = gym_id(env_id)
         if name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point=f"{__name__}:PirateGymEnv", kwargs={"env_id": env_id})
@@ -147,8 +148,10 @@ class PirateGymEnv(gymnasium.Env):
         **options: Any,
     ) -> None:
         super().__init__()
-        if env_id not in ENV_IDS:
-            raise InvalidOptionError(f"unknown env id {env_id!r}; registered env ids: {', '.join(ENV_IDS)}")
+        if env_id not in registered_env_ids():
+            raise InvalidOptionError(
+                f"unknown env id {env_id!r}; registered env ids: {', '.join(registered_env_ids())}"
+            )
         check_render_mode(env_id, render_mode)
         check_illegal_action(env_id, illegal_action)
         self.env_id = env_id
@@ -156,6 +159,7 @@ class PirateGymEnv(gymnasium.Env):
         self.num_players = self.game.num_players
         self.render_mode = render_mode
         self._painter = TablePainter(self.game, render_mode, render_seat)  # render_seat: None = spectator
+        self._captions = self._painter.captions  # the picture's caption needs each action before it is played
         self.illegal_action = illegal_action
         self._num_actions = self.game.num_actions
         self.seat_option = self._check_seat(seat)
@@ -294,7 +298,7 @@ class PirateGymEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start a new game; ``options`` may hold ``seat`` (this episode only) and ``opponents``."""
         self.begin_reset(seed=seed, options=options)
-        self._play_opponents()
+        self.play_opponents()
         return self.finish_reset()
 
     def begin_reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -332,7 +336,7 @@ class PirateGymEnv(gymnasium.Env):
         first decision is replaced by a new one)."""
         while self.state.is_terminal():
             self._new_game()
-            self._play_opponents()
+            self.play_opponents()
         self._episode_over = False
         if self.render_mode == "human":
             self.render()
@@ -343,10 +347,10 @@ class PirateGymEnv(gymnasium.Env):
         ended = self.apply_learner_action(action)
         if ended is not None:
             return ended
-        self._play_opponents()
+        self.play_opponents()
         return self.finish_step()
 
-    # --- the parts of step and reset, for stepping many envs in lockstep (training/lockstep.py) ---
+    # --- the parts of step and reset, for stepping many envs together (training/stepper.py) ---
     def apply_learner_action(self, action: Any) -> tuple | None:
         """The learner's part of :meth:`step`; returns the step's result when an illegal action ended the
         episode (``illegal_action="terminate"``), else None (then the opponents act, then :meth:`finish_step`)."""
@@ -401,7 +405,7 @@ class PirateGymEnv(gymnasium.Env):
         info = {**self._info_template, "scores": [float(s) for s in self.state.scores()], "illegal_action": True}
         return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
 
-    def _play_opponents(self) -> None:
+    def play_opponents(self) -> None:
         """Let the opponents act until the learner is to act or the game is over."""
         rng = self.np_random
         while (turn := self.waiting_opponent()) is not None:
@@ -428,14 +432,19 @@ class PirateGymEnv(gymnasium.Env):
         }
 
     def _apply(self, action: int) -> None:
-        """``state.apply_action`` through the painter (which remembers the action for pictures), and the
-        information state's record of it with ``infostate=True``."""
-        if self._infostate is None:
-            self._painter.apply(self.state, action)
+        """``state.apply_action``, with the information state's record of it (``infostate=True``) and the
+        picture's caption (``rgb_array``) taken from the state before it."""
+        state = self.state
+        if self._infostate is None and not self._captions:
+            state.apply_action(action)
             return
-        record = self._infostate.before(self.state, action)
-        self._painter.apply(self.state, action)
-        self._infostate.after(record, self.state)
+        caption = self._painter.caption(state, action) if self._captions else None
+        record = None if self._infostate is None else self._infostate.before(state, action)
+        state.apply_action(action)
+        if record is not None:
+            self._infostate.after(record, state)
+        if caption is not None:
+            self._painter.last_action = caption
 
     def _observe(self) -> np.ndarray:
         if self._infostate is not None:

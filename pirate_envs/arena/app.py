@@ -143,6 +143,189 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class _Endpoints:
+    """The arena's endpoints over one set of served matches and directories (the routes of :func:`create_app`).
+
+    Work that touches a match runs in a worker thread (``run_in_threadpool``) under the match's lock.
+    """
+
+    def __init__(
+        self,
+        dirs: Directories,
+        store: MatchStore,
+        extra: dict[str, Callable[[Any], Any]],
+        message_hook: MessageHook | None,
+    ) -> None:
+        self.dirs = dirs
+        self.store = store
+        self.extra = extra
+        self.message_hook = message_hook
+
+    def routes(self) -> list[Route | Mount]:
+        return [
+            Route("/", self.index),
+            Route("/api/meta", self.meta),
+            Route("/api/replays", self.replays),
+            Route("/api/replays/open", self.open_replay, methods=["POST"]),
+            Route("/api/games", self.new_game, methods=["POST"]),
+            Route("/api/games/{match_id}", self.get_game, methods=["GET"]),
+            Route("/api/games/{match_id}", self.close, methods=["DELETE"]),
+            Route("/api/games/{match_id}/action", self.action, methods=["POST"]),
+            Route("/api/games/{match_id}/advance", self.advance, methods=["POST"]),
+            Route("/api/games/{match_id}/save", self.save, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+
+    # --- what a response sends ------------------------------------------------------------------------
+    def send(self, match: Any, payload: dict[str, Any]) -> JSONResponse:
+        if self.message_hook is not None:
+            self.message_hook(match, payload)
+        return JSONResponse(payload)
+
+    def snapshot_of(self, match: Any, viewer_raw: Any, step: Any = None) -> JSONResponse:
+        viewer = match.default_viewer() if viewer_raw is None else parse_viewer(viewer_raw)
+        if isinstance(match, ReplayMatch):
+            return self.send(match, match.snapshot(viewer, step))
+        if step not in (None, ""):
+            raise ApiError(400, "step is only for replays; a live game is always at its latest position")
+        return self.send(match, match.snapshot(viewer))
+
+    # --- the page and what it lists -------------------------------------------------------------------
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def meta(self, request: Request) -> JSONResponse:
+        dirs = self.dirs
+        return JSONResponse(
+            {
+                "games": [_game_meta(e) for e in ENV_IDS],
+                "policies": _policy_meta(self.extra),
+                "checkpoints": [{"root": "checkpoints", "path": p} for p in list_inside(dirs.checkpoints, ".zip")]
+                + [{"root": "runs", "path": p} for p in list_inside(dirs.runs, ".zip")],
+                "replays": list_inside(dirs.replays, ".json"),
+                "replays_dir": dirs.replays is not None,
+            }
+        )
+
+    async def replays(self, request: Request) -> JSONResponse:
+        return JSONResponse({"replays": list_inside(self.dirs.replays, ".json")})
+
+    # --- live games -----------------------------------------------------------------------------------
+    async def new_game(self, request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        return await run_in_threadpool(self._new_game, body)
+
+    def _new_game(self, body: dict[str, Any]) -> JSONResponse:
+        allowed = {"env_id", "num_players", "options", "seats", "seed"}
+        unknown = sorted(set(body) - allowed)
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(sorted(allowed))}")
+        env_id = body.get("env_id")
+        game = make_game(env_id, body.get("num_players"), body.get("options"))
+        specs = body.get("seats")
+        if not isinstance(specs, list) or len(specs) != game.num_players:
+            raise ApiError(400, f"seats must be a list of {game.num_players} policies, one per seat")
+        seed = body.get("seed")
+        if seed is None or seed == "":
+            seed = int(time.time_ns() % 1_000_000_007)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ApiError(400, f"seed must be a whole number from 0 to 2**63-1; got {seed!r}")
+        seats = [make_seat(spec, s, env_id, game, self.dirs, self.extra) for s, spec in enumerate(specs)]
+        if sum(seat.human for seat in seats) > 1:
+            raise ApiError(400, "at most one seat may be 'me': each person sees only their own seat")
+        match = Match(env_id, game, seats, seed)
+        self.store.add(match)
+        with match.lock:
+            return self.snapshot_of(match, None)
+
+    def _with_match(self, match_id: str, work: Callable[[Any], Any], viewer_raw: Any, step: Any = None) -> JSONResponse:
+        match = self.store.get(match_id)
+        with match.lock:
+            if viewer_raw is not None:  # check the viewer before changing anything
+                viewer = parse_viewer(viewer_raw)
+                match.check_viewer(viewer)
+            work(match)
+            return self.snapshot_of(match, viewer_raw, step)
+
+    async def get_game(self, request: Request) -> JSONResponse:
+        params = request.query_params
+        return await run_in_threadpool(
+            self._with_match, request.path_params["match_id"], lambda m: None, params.get("viewer"), params.get("step")
+        )
+
+    async def action(self, request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        if "action" not in body:
+            raise ApiError(400, 'the body must name the action: {"action": <action id>}')
+        return await run_in_threadpool(
+            self._with_match,
+            request.path_params["match_id"],
+            lambda m: _live(m).act(body["action"]),
+            body.get("viewer"),
+        )
+
+    async def advance(self, request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        return await run_in_threadpool(
+            self._with_match, request.path_params["match_id"], lambda m: _live(m).advance(), body.get("viewer")
+        )
+
+    async def close(self, request: Request) -> JSONResponse:
+        self.store.remove(request.path_params["match_id"])
+        return JSONResponse({"closed": True})
+
+    # --- replays --------------------------------------------------------------------------------------
+    async def save(self, request: Request) -> JSONResponse:
+        await _json_body(request)
+        return await run_in_threadpool(self._save, request.path_params["match_id"])
+
+    def _save(self, match_id: str) -> JSONResponse:
+        match = self.store.get(match_id)
+        replays_dir = self.dirs.replays
+        if replays_dir is None:
+            raise ApiError(404, "no replays directory is configured on this server (--replays-dir)")
+        with match.lock:
+            live = _live(match)
+            if not live.state.is_terminal():
+                raise ApiError(409, "only a finished game can be saved as a replay")
+            stem = f"{live.env_id}-{time.strftime('%Y%m%d-%H%M%S')}-{live.id[:6]}".replace("_", "-")
+            name = write_replay(replays_dir, stem, live.state, live.seed, live.actions, [s.label for s in live.seats])
+        return JSONResponse({"replay": name})
+
+    async def open_replay(self, request: Request) -> JSONResponse:
+        body = await _json_body(request)
+        return await run_in_threadpool(self._open_replay, body)
+
+    def _open_replay(self, body: dict[str, Any]) -> JSONResponse:
+        name = body.get("path")
+        path = resolve_inside(self.dirs.replays, name, ".json", "replay")
+        match = ReplayMatch(read_replay(path, name), name)
+        self.store.add(match)
+        viewer = parse_viewer(body.get("viewer"))
+        with match.lock:
+            return self.send(match, match.snapshot(viewer, body.get("step", 0)))
+
+
+def _live(match: Any) -> Match:
+    if not isinstance(match, Match):
+        raise ApiError(409, "a replay cannot be played on; use step to move through it")
+    return match
+
+
+async def _api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+
+async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+
+
 def create_app(
     checkpoints_dir: str | Path | None = "checkpoints",
     runs_dir: str | Path | None = None,
@@ -165,162 +348,12 @@ def create_app(
         replays=Path(replays_dir) if replays_dir else None,
     )
     store = MatchStore(max_matches)
-    extra = dict(extra_policies or {})
-
-    def send(match: Any, payload: dict[str, Any]) -> JSONResponse:
-        if message_hook is not None:
-            message_hook(match, payload)
-        return JSONResponse(payload)
-
-    def snapshot_of(match: Any, viewer_raw: Any, step: Any = None) -> JSONResponse:
-        viewer = match.default_viewer() if viewer_raw is None else parse_viewer(viewer_raw)
-        if isinstance(match, ReplayMatch):
-            return send(match, match.snapshot(viewer, step))
-        if step not in (None, ""):
-            raise ApiError(400, "step is only for replays; a live game is always at its latest position")
-        return send(match, match.snapshot(viewer))
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html")
-
-    async def meta(request: Request) -> JSONResponse:
-        return JSONResponse(
-            {
-                "games": [_game_meta(e) for e in ENV_IDS],
-                "policies": _policy_meta(extra),
-                "checkpoints": [{"root": "checkpoints", "path": p} for p in list_inside(dirs.checkpoints, ".zip")]
-                + [{"root": "runs", "path": p} for p in list_inside(dirs.runs, ".zip")],
-                "replays": list_inside(dirs.replays, ".json"),
-                "replays_dir": dirs.replays is not None,
-            }
-        )
-
-    async def replays(request: Request) -> JSONResponse:
-        return JSONResponse({"replays": list_inside(dirs.replays, ".json")})
-
-    def _new_game(body: dict[str, Any]) -> JSONResponse:
-        allowed = {"env_id", "num_players", "options", "seats", "seed"}
-        unknown = sorted(set(body) - allowed)
-        if unknown:
-            raise ApiError(400, f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(sorted(allowed))}")
-        env_id = body.get("env_id")
-        game = make_game(env_id, body.get("num_players"), body.get("options"))
-        specs = body.get("seats")
-        if not isinstance(specs, list) or len(specs) != game.num_players:
-            raise ApiError(400, f"seats must be a list of {game.num_players} policies, one per seat")
-        seed = body.get("seed")
-        if seed is None or seed == "":
-            seed = int(time.time_ns() % 1_000_000_007)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ApiError(400, f"seed must be a whole number from 0 to 2**63-1; got {seed!r}")
-        seats = [make_seat(spec, s, env_id, game, dirs, extra) for s, spec in enumerate(specs)]
-        if sum(seat.human for seat in seats) > 1:
-            raise ApiError(400, "at most one seat may be 'me': each person sees only their own seat")
-        match = Match(env_id, game, seats, seed)
-        store.add(match)
-        with match.lock:
-            return snapshot_of(match, None)
-
-    async def new_game(request: Request) -> JSONResponse:
-        body = await _json_body(request)
-        return await run_in_threadpool(_new_game, body)
-
-    def _with_match(match_id: str, work: Callable[[Any], Any], viewer_raw: Any, step: Any = None) -> JSONResponse:
-        match = store.get(match_id)
-        with match.lock:
-            if viewer_raw is not None:  # check the viewer before changing anything
-                viewer = parse_viewer(viewer_raw)
-                match.check_viewer(viewer)
-            work(match)
-            return snapshot_of(match, viewer_raw, step)
-
-    async def get_game(request: Request) -> JSONResponse:
-        params = request.query_params
-        return await run_in_threadpool(
-            _with_match, request.path_params["match_id"], lambda m: None, params.get("viewer"), params.get("step")
-        )
-
-    def _live(match: Any) -> Match:
-        if not isinstance(match, Match):
-            raise ApiError(409, "a replay cannot be played on; use step to move through it")
-        return match
-
-    async def action(request: Request) -> JSONResponse:
-        body = await _json_body(request)
-        if "action" not in body:
-            raise ApiError(400, 'the body must name the action: {"action": <action id>}')
-        return await run_in_threadpool(
-            _with_match, request.path_params["match_id"], lambda m: _live(m).act(body["action"]), body.get("viewer")
-        )
-
-    async def advance(request: Request) -> JSONResponse:
-        body = await _json_body(request)
-        return await run_in_threadpool(
-            _with_match, request.path_params["match_id"], lambda m: _live(m).advance(), body.get("viewer")
-        )
-
-    def _save(match_id: str) -> JSONResponse:
-        match = store.get(match_id)
-        if dirs.replays is None:
-            raise ApiError(404, "no replays directory is configured on this server (--replays-dir)")
-        with match.lock:
-            live = _live(match)
-            if not live.state.is_terminal():
-                raise ApiError(409, "only a finished game can be saved as a replay")
-            stem = f"{live.env_id}-{time.strftime('%Y%m%d-%H%M%S')}-{live.id[:6]}".replace("_", "-")
-            name = write_replay(dirs.replays, stem, live.state, live.seed, live.actions, [s.label for s in live.seats])
-        return JSONResponse({"replay": name})
-
-    async def save(request: Request) -> JSONResponse:
-        await _json_body(request)
-        return await run_in_threadpool(_save, request.path_params["match_id"])
-
-    async def close(request: Request) -> JSONResponse:
-        store.remove(request.path_params["match_id"])
-        return JSONResponse({"closed": True})
-
-    def _open_replay(body: dict[str, Any]) -> JSONResponse:
-        name = body.get("path")
-        path = resolve_inside(dirs.replays, name, ".json", "replay")
-        match = ReplayMatch(read_replay(path, name), name)
-        store.add(match)
-        viewer = parse_viewer(body.get("viewer"))
-        with match.lock:
-            return send(match, match.snapshot(viewer, body.get("step", 0)))
-
-    async def open_replay(request: Request) -> JSONResponse:
-        body = await _json_body(request)
-        return await run_in_threadpool(_open_replay, body)
-
-    async def api_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ApiError)
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
-
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
-
-    async def server_error(request: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
-
-    routes = [
-        Route("/", index),
-        Route("/api/meta", meta),
-        Route("/api/replays", replays),
-        Route("/api/replays/open", open_replay, methods=["POST"]),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{match_id}", get_game, methods=["GET"]),
-        Route("/api/games/{match_id}", close, methods=["DELETE"]),
-        Route("/api/games/{match_id}/action", action, methods=["POST"]),
-        Route("/api/games/{match_id}/advance", advance, methods=["POST"]),
-        Route("/api/games/{match_id}/save", save, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
+    endpoints = _Endpoints(dirs, store, dict(extra_policies or {}), message_hook)
     hosts = allowed_hosts if allowed_hosts is not None else LOCAL_HOSTS
     app = Starlette(
-        routes=routes,
+        routes=endpoints.routes(),
         middleware=[Middleware(_SecurityHeaders), Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-        exception_handlers={ApiError: api_error, HTTPException: http_error, Exception: server_error},
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _server_error},
     )
     app.state.store = store
     app.state.dirs = dirs

@@ -4,8 +4,13 @@ The base classes enforce the invariants that must hold for every game in one pla
 (legality check before any mutation, the decision bound, serialisation, cloning, the
 determinisation entry point), so a game writes only small methods named after its rules:
 
-    _current_player, _legal_actions, _apply_action, _is_terminal, _scores, _returns,
-    _winners, _phase_name, observation, _resample_hidden, render
+    Game:  _setup, action_to_string
+    State: _setup_game, _current_player, _legal_actions, _apply_action, _is_terminal, _scores,
+           _returns, _winners, _phase_name, _resample_hidden, check_invariants, render
+
+(the observation comes from the game's ``encoder``, built in ``_setup``). These are marked
+``abstractmethod`` and checked when a subclass is defined: a class that lacks one raises ``TypeError``
+naming what is missing, unless it is declared a partial base (``class Base(State, abstract=True)``).
 
 A state keeps its game-specific data in plain attributes listed in ``State.fields``; each must be
 JSON-safe (ints, floats, bools, strings, None, lists and str-keyed dicts of those). That single
@@ -26,6 +31,7 @@ import math
 import operator
 import pickle
 import traceback
+from abc import abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -86,6 +92,25 @@ def assert_in_range(field: str, values: Any, low: int, high: int, length: int | 
             raise AssertionError(f"{field} holds {value!r}, outside [{low}, {high}]")
 
 
+def _check_contract(cls: type, contract: type, abstract: bool) -> None:
+    """Raise ``TypeError`` when ``cls``, a subclass of ``contract`` not declared ``abstract``, leaves a method
+    marked ``abstractmethod`` (by ``contract`` or by a partial base between them) undefined."""
+    if abstract:
+        return
+    marked = {name for klass in cls.__mro__ for name, value in vars(klass).items() if _is_abstract(value)}
+    missing = sorted(name for name in marked if _is_abstract(getattr(cls, name, None)))
+    if missing:
+        raise TypeError(
+            f"{cls.__module__}.{cls.__qualname__} does not define {', '.join(missing)}, required by the "
+            f"{contract.__name__} contract (pirate_envs.core.game); define them, or declare a partial base "
+            f"with class {cls.__name__}({contract.__name__}, abstract=True)"
+        )
+
+
+def _is_abstract(value: Any) -> bool:
+    return bool(getattr(value, "__isabstractmethod__", False))
+
+
 def plain_field(value: Any) -> Any:
     """A deep, JSON-safe copy of one state field (a ``bytearray`` becomes a list of ints)."""
     return list(value) if type(value) is bytearray else copy_plain(value)
@@ -95,8 +120,9 @@ class Game:
     """A game's rules and fixed facts for one player count and option set.
 
     Subclasses declare as data: ``game_id``, ``display_name``, ``player_counts``,
-    ``default_num_players``, ``option_specs`` (must include ``max_decisions``) and
-    ``state_class``; and compute ``num_actions`` and ``observation_size`` in ``_setup``.
+    ``default_num_players``, ``option_specs`` (must include ``max_decisions``, and the reward options of
+    :func:`~pirate_envs.core.rewards.reward_options`) and ``state_class``; and compute ``num_actions`` and
+    ``observation_size`` in ``_setup``.
     """
 
     game_id: ClassVar[str] = ""
@@ -115,6 +141,10 @@ class Game:
     num_actions: int
     observation_size: int
 
+    def __init_subclass__(cls, abstract: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _check_contract(cls, Game, abstract)
+
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         if num_players is None:
             num_players = self.default_num_players
@@ -129,8 +159,11 @@ class Game:
         self.num_players = int(num_players)
         self.options: dict[str, Any] = resolve_options(self.option_specs, options, self.game_id)
         self.max_decisions: int = self.options["max_decisions"]
+        self.reward_mode: str = self.options.get("reward_mode", "win")
+        self.score_scale: float | None = self.options.get("score_scale")  # None: the game's score mode has none
         self._setup()
 
+    @abstractmethod
     def _setup(self) -> None:
         """Compute ``num_actions``, ``observation_size`` and any per-game lookup tables."""
         raise NotImplementedError
@@ -165,7 +198,9 @@ class Game:
         state._setup_game()
         return state
 
+    @abstractmethod
     def action_to_string(self, action: int) -> str:
+        """The action index ``action`` in words (the action table's name for it)."""
         raise NotImplementedError
 
     # --- per-action features (optional part of the contract) ---------------------------------------
@@ -434,6 +469,10 @@ class State:
     decisions: int
     truncated: bool
 
+    def __init_subclass__(cls, abstract: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _check_contract(cls, State, abstract)
+
     def _init_base(self, game: Game, rng: Rng) -> None:
         self.game = game
         self.rng = rng
@@ -441,6 +480,7 @@ class State:
         self.truncated = False
         self._legal: list[int] | None = None
 
+    @abstractmethod
     def _setup_game(self) -> None:
         """Set up the board, deal, and resolve chance up to the first decision."""
         raise NotImplementedError
@@ -636,12 +676,14 @@ class State:
                 raise InvalidStateError(f"state_from_dict: the observation of seat {seat} is out of its bounds")
 
     # --- per game --------------------------------------------------------------------------------
+    @abstractmethod
     def check_invariants(self) -> None:
         """Raise AssertionError if a structural invariant (e.g. card conservation) is broken or a value is
         out of its range (a phase, a seat, a card id, a count): ``state_from_dict`` runs it on every load,
         so it must catch whatever would make the rules fail later (see :func:`assert_in_range`)."""
         raise NotImplementedError
 
+    @abstractmethod
     def render(self, viewer: int | None = None) -> str:
         """Text view; ``viewer=None`` shows only public information, a seat adds its own secrets.
 
@@ -659,29 +701,47 @@ class State:
         as plain data (:class:`~pirate_envs.drawing.table.TableView`), built by the game's ``view.py``."""
         return self.game.view_builder().table_view(self, self.check_viewer(viewer))
 
+    @abstractmethod
     def _current_player(self) -> int:
+        """The seat to act in a running game (the base answers ``TERMINAL`` at the end)."""
         raise NotImplementedError
 
+    @abstractmethod
     def _legal_actions(self) -> list[int]:
+        """The sorted legal actions of a running game (cached by the base until the next action)."""
         raise NotImplementedError
 
+    @abstractmethod
     def _apply_action(self, action: int) -> None:
+        """Apply a legal ``action`` and resolve chance up to the next decision (the base checked it)."""
         raise NotImplementedError
 
+    @abstractmethod
     def _is_terminal(self) -> bool:
+        """True once the game has ended by its own rules."""
         raise NotImplementedError
 
+    @abstractmethod
     def _scores(self) -> list[float]:
+        """The game's own score figures per seat."""
         raise NotImplementedError
 
+    @abstractmethod
     def _returns(self) -> list[float]:
+        """The final reward per seat at a natural end, in the game's ``reward_mode``."""
         raise NotImplementedError
 
+    @abstractmethod
     def _phase_name(self) -> str:
+        """The name of the decision asked in a running game."""
         raise NotImplementedError
 
+    @abstractmethod
     def _winners(self) -> list[int]:
+        """The seats that won at a natural end."""
         raise NotImplementedError
 
+    @abstractmethod
     def _resample_hidden(self, seat: int, rng: Rng) -> None:
+        """Redraw, in place on a clone, everything hidden from ``seat`` (see :meth:`resample_hidden`)."""
         raise NotImplementedError

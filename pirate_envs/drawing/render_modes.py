@@ -1,15 +1,18 @@
 """Rendering for both env adapters: the render modes, the ``render_seat`` option and the last action.
 
-``TablePainter`` is what an adapter holds: it validates ``render_mode`` and ``render_seat``,
-applies actions to the engine while remembering the last one in words (as the viewer may read it:
-a secret choice such as a vote card is told without its content, see each game's
-``view.describe_action``), and renders a frame:
+``TablePainter`` is what an adapter holds: it validates ``render_mode`` and ``render_seat``, keeps
+the last action in words for the picture (as the viewer may read it: a secret choice such as a vote
+card is told without its content, see each game's ``view.describe_action``), and renders a frame:
 
 - ``"ansi"``: the engine's text view (returned); ``"human"``: the same text printed (never needs a
   display, so it never fails headless);
 - ``"rgb_array"``: the drawn table (:func:`pirate_envs.drawing.picture.draw_table`) of
   ``state.table_view(render_seat)`` as an ``(720, 1280, 3)`` uint8 array, the same size for every
   frame of every game, so ``gymnasium.wrappers.RecordVideo`` and PettingZoo's ``render_test`` work.
+
+Drawing stays out of the state transition: an adapter applies actions to the engine itself and, only
+when it draws pictures (``TablePainter.captions``), asks :meth:`TablePainter.caption` for each action's
+words before playing it (they are told from the state the action is played in).
 
 ``render_seat=None`` (the default) is the spectator: public information only. Nothing here imports
 gymnasium or pettingzoo.
@@ -48,26 +51,28 @@ class TablePainter:
         self.game = game
         self.render_mode = render_mode
         self.render_seat = check_render_seat(game.game_id, render_seat, game.num_players)
+        self.captions = render_mode == "rgb_array"  # only the picture shows the last action
         self.last_action = ""
 
     def reset(self) -> None:
         self.last_action = ""
 
-    def apply(self, state: State, action: Any) -> None:
-        """``state.apply_action(action)``, remembering the action in words when pictures are drawn.
-
-        The engine raises (state unchanged) on an illegal action; the remembered action is then kept.
-        """
-        if self.render_mode != "rgb_array":
-            state.apply_action(action)
-            return
-        seat = state.current_player()
-        caption = ""
+    def caption(self, state: State, action: Any) -> str:
+        """``action`` in words as the viewer may read it, told from ``state`` before it is played ("" for an
+        action that is not legal there: the engine rejects it and the last action stays)."""
         index = int(action) if type(action) is int or isinstance(action, np.integer) else None
-        if index is not None and index in state.legal_actions():
-            caption = self.game.view_builder().describe_action(state, seat, index, self.render_seat)
+        if index is None or index not in state.legal_actions():
+            return ""
+        return self.game.view_builder().describe_action(state, state.current_player(), index, self.render_seat)
+
+    def apply(self, state: State, action: Any) -> None:
+        """``state.apply_action(action)``, remembering the action in words when pictures are drawn (for a
+        caller without its own step, such as the demo); the engine raises on an illegal action (state and
+        last action unchanged)."""
+        caption = self.caption(state, action) if self.captions else None
         state.apply_action(action)
-        self.last_action = caption
+        if caption is not None:
+            self.last_action = caption
 
     def frame(self, state: State) -> np.ndarray:
         """The drawn table of ``state`` for ``render_seat``, with the last action."""

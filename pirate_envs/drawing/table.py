@@ -15,7 +15,7 @@ Nothing here imports gymnasium or pettingzoo; ``to_dict`` gives the JSON the are
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -112,6 +112,21 @@ def seat_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def seat_name_at(actor: int, offset: int, num_players: int) -> str:
+    """The agent name of the seat ``offset`` places after ``actor`` (action tables name targets by offset)."""
+    return seat_name((actor + offset) % num_players)
+
+
+def player_title(seat: int, viewer: int | None) -> str:
+    """A seat's agent name as ``viewer`` reads it in the players' lines: ``player_2 (you)`` for its own."""
+    return seat_name(seat) + (" (you)" if seat == viewer else "")
+
+
+def viewer_acts(state: Any, viewer: int | None) -> bool:
+    """Whether ``viewer`` is the seat to act (never at the end, never for a spectator)."""
+    return viewer is not None and not state.is_terminal() and state.current_player() == viewer
+
+
 def legal_for(
     state: Any, viewer: int | None, describe: Callable[[int], str | tuple[str, str]]
 ) -> tuple[LegalAction, ...]:
@@ -119,7 +134,7 @@ def legal_for(
 
     ``describe(action)`` gives the label, or ``(label, detail)``.
     """
-    if viewer is None or state.is_terminal() or state.current_player() != viewer:
+    if not viewer_acts(state, viewer):
         return ()
     out = []
     for action in state.legal_actions():
@@ -151,3 +166,43 @@ def turn_status(state: Any, viewer: int | None, decision: str = "") -> str:
     if viewer == seat:
         return f"Your turn ({seat_name(seat)})" + (f": {decision}" if decision else "")
     return f"{seat_name(seat)} to act"
+
+
+@dataclass(frozen=True)
+class TableWording:
+    """How one game words its table, declared once in its ``view.py``: :meth:`table_view` wraps the game's
+    title and zones in the fields every game fills alike (its id, the seat to act, the turn status, the
+    players' lines, the labelled legal actions, the final line).
+
+    ``standing(state, seat, viewer)``: a seat's line after its name (``player_2 (you): 12 fame``);
+    ``label(state, actor, action)``: an action's label, or ``(label, detail)``, as for :func:`legal_for`;
+    ``decision(state)``: (what the seat to act decides, its help text), asked only when the viewer is to act;
+    ``glossary``: the table's abbreviations; ``scores_title``: the name :func:`result_line` gives the scores.
+    """
+
+    standing: Callable[[Any, int, int | None], str]
+    label: Callable[[Any, int, int], str | tuple[str, str]]
+    decision: Callable[[Any], tuple[str, str]]
+    glossary: tuple[tuple[str, str], ...] = ()
+    scores_title: str = "scores"
+
+    def table_view(
+        self, state: Any, viewer: int | None, title: str, zones: Iterable[Zone], result: str | None = None
+    ) -> TableView:
+        """The table of ``state`` as ``viewer`` sees it; ``result`` replaces :func:`result_line`'s final line."""
+        current = state.current_player()
+        decided, help_text = self.decision(state) if viewer_acts(state, viewer) else ("", "")
+        players = [f"{player_title(s, viewer)}: {self.standing(state, s, viewer)}" for s in range(state.num_players)]
+        return TableView(
+            game=state.game.game_id,
+            title=title,
+            viewer=viewer,
+            current_player=current,
+            status=turn_status(state, viewer, decided),
+            players=tuple(players),
+            zones=tuple(zones),
+            decision_help=help_text,
+            legal=legal_for(state, viewer, lambda action: self.label(state, current, action)),
+            result=result_line(state, self.scores_title) if result is None else result,
+            glossary=self.glossary,
+        )

@@ -16,7 +16,10 @@ With ``features_from_mask=True`` (``network.features_in_policy``) the envs give 
 the policy computes the features itself, from each row and its action mask (MaskablePPO hands the mask
 to every forward pass: ``forward``, ``evaluate_actions``, ``get_distribution``): the same numbers, while
 rows of the observation's size, not observation + features (potsm: 637 floats, not 10,834), are sent by
-the env workers, stored in the rollout buffer and gathered into minibatches.
+the env workers, stored in the rollout buffer and gathered into minibatches. Training computes each stored
+row's legal features once per rollout (:class:`LegalFeatureRolloutBuffer`), not again in every minibatch of
+every epoch: each minibatch's observations carry their rows' features (``LEGAL_FEATURES``), which the
+policy reads instead of asking the engine.
 
 Whenever the batch's masks are at hand (in either mode), the head reads the legal actions' features
 alone (:class:`LegalFeatures`: ``Game.legal_action_features`` computes them, or they are taken from the
@@ -41,6 +44,9 @@ from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
+
+# the attribute of a minibatch's observation tensor that holds its rows' legal features (LegalFeatureRolloutBuffer)
+LEGAL_FEATURES = "legal_action_features"
 
 
 class LegalFeatures(NamedTuple):
@@ -219,7 +225,10 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         masks = action_masks.cpu().numpy() if isinstance(action_masks, torch.Tensor) else np.asarray(action_masks)
         masks = masks.reshape(len(obs), -1).astype(bool)  # the rollout buffer keeps them as floats
         rows, cols = (torch.as_tensor(index, device=obs.device) for index in np.nonzero(masks))
-        if appended:
+        stored = getattr(obs, LEGAL_FEATURES, None)
+        if stored is not None:  # computed once for the whole rollout, in the order of np.nonzero(masks)
+            phi = stored
+        elif appended:
             phi = obs[:, game.observation_size :].detach().reshape(len(obs), game.num_actions, -1)[rows, cols]
         else:
             observations = np.ascontiguousarray(obs.detach().cpu().numpy().reshape(len(obs), -1), dtype=np.float32)
@@ -270,3 +279,53 @@ class FlatRolloutBuffer(MaskableRolloutBuffer):
         if len(shape) < 3:
             shape = (*shape, 1)
         return arr.reshape(shape[0] * shape[1], *shape[2:])
+
+
+class LegalFeatureRolloutBuffer(FlatRolloutBuffer):
+    """:class:`FlatRolloutBuffer` for ``features_from_mask`` (plain observations): the legal actions' features
+    of every stored row are computed once per rollout, when the first minibatch is drawn, and each
+    minibatch's observation tensor carries its rows' share (attribute ``LEGAL_FEATURES``) for
+    :meth:`ActionFeaturePolicy.evaluate_actions`. They are the numbers the policy would compute from the
+    minibatch itself (``Game.legal_action_features`` works row by row), so training is unchanged; the
+    engine is asked once per row and rollout instead of once per row, minibatch and epoch.
+
+    Extra keyword arguments (``rollout_buffer_kwargs``): ``env_id`` and ``game_options``, the game whose
+    features these are.
+    """
+
+    def __init__(self, *args: Any, env_id: str, game_options: dict[str, Any], **kwargs: Any) -> None:
+        from pirate_envs.core.registry import game_class
+
+        self.game = game_class(env_id)(**game_options)
+        self._legal: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        super().__init__(*args, **kwargs)
+
+    def reset(self) -> None:
+        super().reset()
+        self._legal = None
+
+    def _legal_features(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Every row's legal features (in the order of ``np.nonzero(masks)``), each row's count of legal
+        actions and where its features start; None for rows that are not plain observations."""
+        if self._legal is None:
+            rows = self.observations.reshape(-1, self.observations.shape[-1])
+            if rows.shape[1] != self.game.observation_size:  # observation + features: the policy slices them
+                return None
+            masks = self.action_masks.reshape(len(rows), -1).astype(bool)
+            counts = masks.sum(axis=1)
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            phi = self.game.legal_action_features(np.ascontiguousarray(rows, dtype=np.float32), masks)
+            self._legal = (phi, counts, starts)
+        return self._legal
+
+    def _get_samples(self, batch_inds: np.ndarray, env: Any = None) -> Any:
+        samples = super()._get_samples(batch_inds, env)
+        legal = self._legal_features()
+        if legal is not None:
+            phi, counts, starts = legal
+            wanted = counts[batch_inds]
+            # the positions of the batch's rows' features: each row's run starts[i] .. starts[i] + counts[i]
+            offsets = np.repeat(starts[batch_inds] - (np.cumsum(wanted) - wanted), wanted)
+            features = torch.as_tensor(phi[np.arange(int(wanted.sum())) + offsets], device=self.device)
+            setattr(samples.observations, LEGAL_FEATURES, features)
+        return samples

@@ -17,6 +17,9 @@ see :mod:`pirate_envs.core.infostate`)::
   information state of :class:`~pirate_envs.core.infostate.InfostateTracker`.
 - ``resample_from_infostate(player, sampler)`` is the engine's ``resample_hidden`` (so ``ISMCTSBot`` runs).
 
+A game added with :func:`pirate_envs.core.registry.register_env` joins with :func:`register_game` (the shipped
+games are registered at import; ``GAME_NAMES`` lists them).
+
 A game's type states sequential moves, imperfect information, explicit chance and terminal rewards; the
 utility is zero-sum for two players of potsm and Madame Ching in ``reward_mode="score"`` (margins) and
 general-sum otherwise (:func:`~pirate_envs.openspiel.bounds.is_zero_sum`).
@@ -42,7 +45,7 @@ from pirate_envs.core.infostate import InfostateTracker, _delta
 from pirate_envs.core.registry import ENV_IDS, game_class
 from pirate_envs.openspiel.bounds import chance_outcome_bound, is_zero_sum, utility_bounds
 
-__all__ = ["GAME_NAMES", "PirateSpielGame", "PirateSpielState", "engine_state", "spiel_name"]
+__all__ = ["GAME_NAMES", "PirateSpielGame", "PirateSpielState", "engine_state", "register_game", "spiel_name"]
 
 HISTORY_PARAM = "infostate_history"
 
@@ -89,6 +92,8 @@ class PirateSpielGame(pyspiel.Game):
     game sets ``game_cls`` and is what pyspiel loads."""
 
     game_cls: type[Game]
+    # one more than the largest chance outcome id; None: the shipped game's bound (bounds.chance_outcome_bound)
+    chance_bound: int | None = None
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         game_cls = self.game_cls
@@ -107,7 +112,7 @@ class PirateSpielGame(pyspiel.Game):
         utility = pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.num_actions,
-            max_chance_outcomes=chance_outcome_bound(engine),
+            max_chance_outcomes=self.chance_bound if self.chance_bound is not None else chance_outcome_bound(engine),
             num_players=n,
             min_utility=low,
             max_utility=high,
@@ -278,19 +283,32 @@ class _Observer:
         return f"seat {player} {_delta(np.zeros_like(obs), obs)}"
 
 
-def _register() -> None:
+def register_game(env_id: str, max_chance_outcomes: int | None = None) -> str:
+    """Register the game of ``env_id`` with pyspiel as ``python_<env_id>`` and return that name (idempotent).
+
+    ``max_chance_outcomes`` is one more than the largest chance outcome id the game can produce at any player
+    count and option (:mod:`pirate_envs.core.chance`: a card's int value for a shuffle or a choice, ``n - 1``
+    for ``randrange(n)``). The shipped games have theirs in :mod:`pirate_envs.openspiel.bounds`; a game added
+    with :func:`~pirate_envs.core.registry.register_env` must give it. pyspiel cannot unregister a game: the
+    name stays registered until the process ends.
+    """
+    name = spiel_name(env_id)
+    if env_id in _FACTORIES:
+        return name
+    game_cls = game_class(env_id)  # InvalidOptionError naming the registered env ids for an unknown one
+    if max_chance_outcomes is None and env_id not in ENV_IDS:
+        raise ValueError(f"register_game: {env_id!r} is not a shipped game; give its max_chance_outcomes")
+    if max_chance_outcomes is not None and (type(max_chance_outcomes) is not int or max_chance_outcomes < 1):
+        raise ValueError(f"register_game: max_chance_outcomes must be an int >= 1, got {max_chance_outcomes!r}")
     # pyspiel keeps each factory until the process ends; a class (as OpenSpiel's own Python games
     # register) outlives the interpreter's teardown, a plain function would be freed without the GIL.
-    for env_id in ENV_IDS:
-        name = spiel_name(env_id)
-        if name in pyspiel.registered_names():
-            continue
-        game_cls = game_class(env_id)
-        factory = type(f"{game_cls.__name__}Spiel", (PirateSpielGame,), {"game_cls": game_cls, "__module__": __name__})
-        _FACTORIES[env_id] = factory
+    attributes = {"game_cls": game_cls, "chance_bound": max_chance_outcomes, "__module__": __name__}
+    factory = type(f"{game_cls.__name__}Spiel", (PirateSpielGame,), attributes)
+    _FACTORIES[env_id] = factory
+    if name not in pyspiel.registered_names():
         pyspiel.register_game(_game_type(game_cls, pyspiel.GameType.Utility.GENERAL_SUM), factory)
+    return name
 
 
 _FACTORIES: dict[str, type[PirateSpielGame]] = {}
-GAME_NAMES = tuple(spiel_name(env_id) for env_id in ENV_IDS)
-_register()
+GAME_NAMES = tuple(register_game(env_id) for env_id in ENV_IDS)

@@ -1,10 +1,16 @@
-"""The policy protocol every bot implements, and the uniform random policy."""
+"""The policy protocol every bot implements, the uniform random policy, and building a policy from its spec
+(the spec grammar itself is :mod:`pirate_envs.policies.spec`)."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import importlib
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from pirate_envs.policies.spec import POLICY_KINDS as POLICY_KINDS  # re-exported: the forms a bad spec names
+from pirate_envs.policies.spec import SEARCH_BOTS, PolicySpec, did_you_mean, parse_policy_spec
 
 
 @runtime_checkable
@@ -45,19 +51,6 @@ class CallablePolicy:
         return int(self.fn(observation, action_mask, rng))
 
 
-SEARCH_BOTS = ("ismcts", "flatmc")  # spec heads of the search bots
-POLICY_KINDS = (
-    "random",
-    "heuristic",
-    "ismcts[:iterations=N,rollout=random|heuristic,exploration=C,time_budget=S]",
-    "flatmc[:rollouts=N,rollout=heuristic|random]",
-    "shipped (the game's shipped agent)",
-    "a checkpoint path (.zip)",
-    "a Policy object",
-    "a callable",
-)
-
-
 def check_spaces(
     name: str, trained: tuple[tuple[int, ...], int], wanted: tuple[tuple[int, ...], int], where: str = ""
 ) -> str | None:
@@ -86,50 +79,65 @@ def choose_action(policy: Policy, state, seat: int, rng: np.random.Generator) ->
     return int(policy.act(state.observation(seat), mask, rng))
 
 
-def resolve_policy(spec, env_id: str, num_players: int | None = None, **options) -> Policy:
-    """Turn an opponent/player spec into a :class:`Policy` for ``env_id``.
+def resolve_policy(spec: Any, env_id: str, num_players: int | None = None, **options: Any) -> Policy:
+    """The :class:`Policy` a spec names, for ``env_id`` at ``num_players`` with rule ``options``.
 
-    ``spec`` is ``"random"``, ``"heuristic"``, ``"shipped"`` (the game's shipped agent, see
-    :mod:`pirate_envs.shipped`), ``"ismcts"`` or ``"flatmc"`` (optionally with
-    parameters, see :func:`pirate_envs.policies.ismcts.parse_ismcts_spec` and
-    :func:`pirate_envs.policies.flatmc.parse_flatmc_spec`), a path to a MaskablePPO checkpoint
-    (``.zip``), an object with ``act``, or a callable ``f(observation, action_mask, rng)``.
+    ``spec`` is anything :func:`~pirate_envs.policies.spec.parse_policy_spec` reads (``"random"``,
+    ``"heuristic"``, ``"shipped"``, ``"ismcts[:...]"``, ``"flatmc[:...]"``, a MaskablePPO ``.zip``, an
+    RLlib checkpoint directory or ``rllib:PATH[#MODULE]``, ``"module:callable"``, a Policy object, a
+    callable) or a :class:`~pirate_envs.policies.spec.PolicySpec` it returned. Bad specs raise
+    ``ValueError`` saying what is allowed; checkpoints raise their own errors when they do not load.
     """
-    from pathlib import Path
+    parsed = parse_policy_spec(spec)
+    kind = parsed.kind
+    if kind == "random":
+        return RandomPolicy()
+    if kind == "heuristic":
+        from pirate_envs.core.registry import make_heuristic
 
-    from pirate_envs.core.registry import make_heuristic
+        return make_heuristic(env_id, num_players, **options)
+    if kind == "shipped":
+        from pirate_envs.shipped import shipped_policy
 
-    if isinstance(spec, str):
-        if spec == "random":
-            return RandomPolicy()
-        if spec == "heuristic":
-            return make_heuristic(env_id, num_players, **options)
-        if spec == "shipped":  # the agent shipped with the package (pirate_envs.shipped)
-            from pirate_envs.shipped import shipped_policy
+        return shipped_policy(env_id)
+    if kind in SEARCH_BOTS:
+        from pirate_envs.core.registry import game_class
+        from pirate_envs.policies.flatmc import parse_flatmc_spec
+        from pirate_envs.policies.ismcts import parse_ismcts_spec
 
-            return shipped_policy(env_id)
-        if spec.partition(":")[0] in SEARCH_BOTS:
-            from pirate_envs.core.registry import game_class
-            from pirate_envs.policies.flatmc import parse_flatmc_spec
-            from pirate_envs.policies.ismcts import parse_ismcts_spec
+        parse = parse_ismcts_spec if kind == "ismcts" else parse_flatmc_spec
+        return parse(parsed.text, game_class(env_id)(num_players=num_players, **options))
+    if kind == "rllib":  # needs the rllib extra; SB3 checkpoints are .zip files
+        if not Path(parsed.path).is_dir():
+            raise ValueError(f"RLlib checkpoint directory {parsed.path!r} does not exist")
+        from pirate_envs.interop.registry import rllib_checkpoint_policy
 
-            parse = parse_ismcts_spec if spec.startswith("ismcts") else parse_flatmc_spec
-            return parse(spec, game_class(env_id)(num_players=num_players, **options))
-        if Path(spec).is_dir():  # an RLlib checkpoint (needs the rllib extra); SB3 ones are .zip files
-            from pirate_envs.interop.registry import rllib_checkpoint_policy
-
-            return rllib_checkpoint_policy(spec)
-        if spec.endswith(".zip") or Path(spec).exists():
-            from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
-
-            return CheckpointPolicy(spec)
-        raise ValueError(f"unknown policy {spec!r}; expected one of: {', '.join(POLICY_KINDS)}")
-    if isinstance(spec, Path):
+        return rllib_checkpoint_policy(parsed.path, **({"module_id": parsed.module_id} if parsed.module_id else {}))
+    if kind == "checkpoint":
         from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
 
-        return CheckpointPolicy(str(spec))
-    if hasattr(spec, "act"):
-        return spec
-    if callable(spec):
-        return CallablePolicy(spec)
-    raise ValueError(f"cannot use {spec!r} as a policy; expected one of: {', '.join(POLICY_KINDS)}")
+        return CheckpointPolicy(parsed.path)
+    if kind == "import":
+        return imported_policy(parsed)
+    if kind == "object":
+        return parsed.value
+    return CallablePolicy(parsed.value)
+
+
+def imported_policy(parsed: PolicySpec) -> Policy:
+    """The policy a ``module:callable`` spec names: a Policy object, a class made with no arguments, or a function."""
+    module_name, attribute = parsed.target
+    try:
+        target = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(
+            f"cannot import the policy {parsed.text!r} (module:callable): {type(exc).__name__}: {exc}"
+            + did_you_mean(parsed.text)
+        ) from None
+    if isinstance(target, type):
+        target = target()
+    if hasattr(target, "act"):
+        return target
+    if callable(target):
+        return CallablePolicy(target)
+    raise ValueError(f"{parsed.text!r} is neither a policy (with act) nor a function f(observation, action_mask, rng)")

@@ -24,6 +24,7 @@ from typing import Any
 from pirate_envs.core.game import Game, State
 
 Chooser = Callable[[State, random.Random], int]
+Twin = tuple[State, Callable[[int], int]]  # a twin state, and the map of an action onto it (Oracle.twin)
 
 
 class Oracle:
@@ -35,10 +36,11 @@ class Oracle:
     def update(self, before: State, action: int, after: State) -> None:
         """Learn what ``action`` (played on ``before``, giving ``after``) showed to whom."""
 
-    def twin(self, state: State, seat: int | None, rng: random.Random) -> tuple[State, Callable[[int], int]]:
+    def twin(self, state: State, seat: int | None, rng: random.Random, after: tuple | None = None) -> Twin:
         """A state equal to ``state`` in all ``seat`` knows, with the rest relabelled; and the map that
         turns an action on ``state`` into the same move on the twin (identity unless the action names a
-        hidden identity, such as a secretly chosen card)."""
+        hidden identity, such as a secretly chosen card). ``after`` = (the state after the next action,
+        this oracle updated by it): the twin then also keeps what that action shows ``seat``."""
         raise NotImplementedError
 
     def known_projection(self, state: State, seat: int) -> Hashable:

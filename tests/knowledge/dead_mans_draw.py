@@ -21,11 +21,11 @@ something the seat truly knows. Only the peeks of a plain draw of an Oracle are 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from knowledge import Oracle as BaseOracle
-from knowledge import random_bijection, relabel
+from knowledge import Twin, random_bijection, relabel
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.cards import CARD_SUIT, MARKER, MYSTIC, ORACLE, ability_pool
 from pirate_envs.games.dead_mans_draw.game import ABILITY_CHOICE
@@ -128,9 +128,7 @@ class Oracle(BaseOracle):
 
     # --- the twin ------------------------------------------------------------------------------------
 
-    def twin(
-        self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None
-    ) -> tuple[Any, Callable[[int], int]]:
+    def twin(self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None) -> Twin:
         twin = state.clone()
         pile = twin.draw_pile
         known = self._known_positions(state, seat)

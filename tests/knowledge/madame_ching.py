@@ -19,10 +19,11 @@ partner (MCH-553).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from knowledge import Oracle as BaseOracle
+from knowledge import Twin
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import NUM_NAV_CARDS
 
@@ -122,9 +123,7 @@ class Oracle(BaseOracle):
 
     # --- the twin ------------------------------------------------------------------------------------
 
-    def twin(
-        self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None
-    ) -> tuple[Any, Callable[[int], int]]:
+    def twin(self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None) -> Twin:
         twin = state.clone()
         unknown = self._unknown_cards(state, seat)
         hidden = self._enc_hidden_hands(state, seat)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from knowledge import Oracle as BaseOracle
+from knowledge import Twin
 from pirate_envs.games.potsm.cards import ADVENTURE_COUNTS, NUM_MOVE_TYPES
 
 NUM_PIRATES = 9
@@ -81,9 +82,7 @@ class Oracle(BaseOracle):
             slots["top move cards (PSM-922)"] = (tuple(state.move_deck[-3:]), frozenset(state.move_deck))
         return slots
 
-    def twin(
-        self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None
-    ) -> tuple[Any, Callable[[int], int]]:
+    def twin(self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None) -> Twin:
         twin = state.clone()
         n = self.num_players
         unknown = self._unknown_pirates(state, seat)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from knowledge import Oracle as BaseOracle
+from knowledge import Twin
 from pirate_envs.games.tortuga.board import ARMADA, CARD_WILD
 
 
@@ -71,9 +72,7 @@ class Oracle(BaseOracle):
             slots["top event card (TOR-904)"] = (state.deck[-1], frozenset(cards))
         return slots
 
-    def twin(
-        self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None
-    ) -> tuple[Any, Callable[[int], int]]:
+    def twin(self, state: Any, seat: int | None, rng: random.Random, after: tuple | None = None) -> Twin:
         twin = state.clone()
         known = self.nations_known(state, seat)
         drawn = 0

@@ -15,7 +15,8 @@ of input (Ctrl-D) or Ctrl-C leave the game cleanly. Anything else is asked again
 to the terminal's width. At the end: the final table and the result line.
 
 ``--opponents`` takes one spec for every other seat, or one per other seat in seat order
-(``random``, ``heuristic`` or a checkpoint path). Input and output are injectable:
+(any policy spec, :mod:`pirate_envs.policies.spec`: ``random``, ``heuristic``, ``shipped``, a search
+bot, a checkpoint path, ``module:callable``). Input and output are injectable:
 :func:`play_game` takes ``input_fn`` and ``print_fn``, so tests drive it with scripts. The
 game uses ``seed`` as its engine seed and the bots draw from ``numpy.random.default_rng(seed)``.
 """
@@ -43,6 +44,7 @@ from pirate_envs.drawing.text import (
     wrap,
 )
 from pirate_envs.policies.base import choose_action as bot_action
+from pirate_envs.policies.spec import SYNOPSIS
 
 from ..inputs import EXIT_USAGE, InputError, add_game_arguments, load_policy, make_game, parse_options
 
@@ -253,10 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=["heuristic"],
         metavar="SPEC",
-        help=(
-            "random | heuristic | shipped | ismcts[:k=v,...] | flatmc[:k=v,...] | PATH.zip: one for all other seats, "
-            "or one per other seat (default heuristic)"
-        ),
+        help=f"{SYNOPSIS}: one for all other seats, or one per other seat (default heuristic)",
     )
     return parser
 

@@ -35,7 +35,16 @@ from ..inputs import InputError
 
 # The default --out is ROOT/checkpoints/<env_id>: the checkout's own folder, or, installed from a wheel,
 # ./checkpoints/<env_id> (the installed package data is never overwritten).
-ROOT = Path(__file__).resolve().parents[1] if in_checkout() else Path()
+ROOT = Path(__file__).resolve().parents[2] if in_checkout() else Path()
+
+
+def releases_dir() -> Path:
+    """The folder that shipping writes into by default: ``ROOT/checkpoints``, one ``<env_id>/`` per game."""
+    return ROOT / "checkpoints"
+
+
+def release_folder(env_id: str) -> Path:
+    return releases_dir() / env_id
 
 
 class ShipError(ValueError):
@@ -109,7 +118,7 @@ def comparison_table(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-# The game's own yardsticks (benchmarks/strength.py --record): they belong to the game, not to the
+# The game's own yardsticks (python -m training.apps.record_strength): they belong to the game, not to the
 # checkpoint, so a new checkpoint of the same game, player count and options keeps them.
 YARDSTICK_FIELDS = (
     "parity_win_rate",
@@ -158,7 +167,7 @@ def ship(
     options = dict(config.env.options)
     num_players = options.pop("num_players", None)
     options.pop("reward_mode", None)  # a training choice; the evaluation plays the game's default rules
-    target = Path(out) if out is not None else ROOT / "checkpoints" / env_id
+    target = Path(out) if out is not None else release_folder(env_id)
     replacing = (target / "model.zip").exists()
     old = _shipped_evaluation(target) if replacing else None
     if replacing and not force:

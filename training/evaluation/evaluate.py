@@ -34,8 +34,9 @@ Python API (for the training pipeline and notebooks)::
     evaluate_checkpoint(path, env_id, num_players, opponents=("random", "heuristic"),
                         games=1000, seed=0, workers=1, options=None, progress=False) -> dict
 
-``policies`` is a list of specs (``"random"``, ``"heuristic"``, a checkpoint path, a Policy
-object, a callable) or a ``{label: spec}`` dict. ``run_tournament`` returns
+``policies`` is a list of specs (:mod:`pirate_envs.policies.spec`: ``"random"``, ``"heuristic"``, a
+search bot, a checkpoint path, ``"module:callable"``, a Policy object, a callable) or a
+``{label: spec}`` dict. ``run_tournament`` returns
 ``{"env_id", "num_players", "options", "games", "seed", "policies", "fair_win_rate",
 "truncated_games", "balanced", "standings": {label: {"seat_games", "wins", "win_rate",
 "win_rate_ci95": [low, high], "mean_score", "mean_return", "seat_counts", "wins_by_seat",
@@ -58,13 +59,14 @@ from pathlib import Path
 from typing import Any
 
 from pirate_envs.cli import command_prog
+from pirate_envs.policies.spec import SYNOPSIS
 
 from ..inputs import (
     EXIT_USAGE,
     InputError,
     add_game_arguments,
     check_policy_spec,
-    expand_shipped,
+    checkpoint_location,
     make_game,
     parse_options,
 )
@@ -91,9 +93,7 @@ def _prepare_checkpoint_runs(
 ) -> dict[str, Tournament]:
     if not opponents:
         raise InputError("no opponents given; name at least one (random, heuristic, a checkpoint .zip)")
-    path = expand_shipped(path, env_id)
-    if not Path(path).exists():
-        raise InputError(f"checkpoint not found: {path}")
+    path = checkpoint_location(path, env_id)
     game = make_game(env_id, num_players, options)
     if CHECKPOINT_LABEL in map(str, opponents):
         raise InputError(f"{CHECKPOINT_LABEL!r} cannot be an opponent label")
@@ -171,10 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--policies",
         nargs="+",
         metavar="SPEC",
-        help=(
-            "random | heuristic | shipped | ismcts[:iterations=N,rollout=heuristic,...] | flatmc[:rollouts=N] | "
-            "PATH.zip, 1 or more"
-        ),
+        help=f"{SYNOPSIS}, 1 or more",
     )
     mode.add_argument(
         "--checkpoint",

@@ -53,10 +53,11 @@ import numpy as np
 
 from pirate_envs.cli import command_prog
 from pirate_envs.core.registry import ENV_IDS, game_class
+from pirate_envs.policies.spec import SEARCH_BOTS, parse_policy_spec
 from pirate_envs.shipped import checkpoints_dir
 
 from ..checkpoints import atomic_write_text
-from ..inputs import EXIT_USAGE, InputError
+from ..inputs import InputError, exits_on_input_error
 
 SCALE = 400.0 / math.log(10.0)  # rating points per unit of θ (Elo's logistic scale)
 ANCHOR = "heuristic"
@@ -114,14 +115,26 @@ def schedule_of(env_id: str, plan: LadderPlan) -> list[tuple[str, str, int]]:
         ("shipped", "random", plan.games),
         ("shipped", "heuristic", plan.games),
     ]
-    searchers = [label for label in entries_of(env_id, plan) if label.partition(":")[0] in ("ismcts", "flatmc")]
+    searchers = [label for label in entries_of(env_id, plan) if parse_policy_spec(label).kind in SEARCH_BOTS]
     matches += [(label, opponent, plan.search_games) for label in searchers for opponent in ("random", "heuristic")]
     return matches
 
 
+def entry_checkpoint(spec: str) -> Path | None:
+    """The checkpoint file an entry's spec names, None for a bot. Entries store the shipped model relative to
+    the repository (``checkpoints/<env_id>/model.zip``); it is found in the shipped checkpoints folder, so
+    the ladder may be read anywhere (a checkout or an installed wheel)."""
+    parsed = parse_policy_spec(spec)
+    if not parsed.on_disk:
+        return None
+    path = Path(parsed.path)
+    return checkpoints_dir().joinpath(*path.parts[1:]) if path.parts[0] == "checkpoints" else path
+
+
 def resolve_entry_spec(spec: str) -> str:
-    """An entry's spec as a policy spec: the shipped path is made absolute (the ladder may be read anywhere)."""
-    return str(checkpoints_dir() / spec.removeprefix("checkpoints/")) if spec.startswith("checkpoints/") else spec
+    """An entry's spec as a policy spec that works from any folder: a checkpoint's path is the file's own."""
+    path = entry_checkpoint(spec)
+    return spec if path is None else str(path)
 
 
 def file_sha256(path: Path) -> str | None:
@@ -310,9 +323,10 @@ def place(
     return {"rating": round(float(rating), 1), "ci95": [round(float(low), 1), round(float(high), 1)]}
 
 
-def win_probability(rating: float, other: float) -> float:
-    """Two seats: the probability that the first wins, by the ladder's model."""
-    return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
+def win_probability(rating: float, other: float, num_players: int = 2) -> float:
+    """The probability that one seat rated ``rating`` wins against ``num_players − 1`` seats rated ``other``, by
+    the ladder's model: ``1 / (1 + (n − 1) · 10^((other − rating) / 400))`` (two seats: Elo's formula)."""
+    return 1.0 / (1.0 + (num_players - 1) * 10.0 ** ((other - rating) / 400.0))
 
 
 # --- building -------------------------------------------------------------------------------------
@@ -469,21 +483,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@exits_on_input_error
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        if args.out and len(args.env) > 1:
-            raise InputError("--out takes one --env")
-        for env_id in args.env:
-            ladder = build_ladder(env_id, args.replay, args.refit, args.workers, args.progress)
-            path = Path(args.out) if args.out else ladder_path(env_id)
-            write_ladder(ladder, path)
-            print(ladder_markdown(ladder), end="")
-            cpu = "" if ladder["cpu_seconds"] is None else f", {ladder['cpu_seconds']} s of CPU"
-            print(f"wrote {path} ({ladder['wall_seconds']} s of play{cpu})")
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    if args.out and len(args.env) > 1:
+        raise InputError("--out takes one --env")
+    for env_id in args.env:
+        ladder = build_ladder(env_id, args.replay, args.refit, args.workers, args.progress)
+        path = Path(args.out) if args.out else ladder_path(env_id)
+        write_ladder(ladder, path)
+        print(ladder_markdown(ladder), end="")
+        cpu = "" if ladder["cpu_seconds"] is None else f", {ladder['cpu_seconds']} s of CPU"
+        print(f"wrote {path} ({ladder['wall_seconds']} s of play{cpu})")
     return 0
 
 

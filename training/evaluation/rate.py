@@ -22,42 +22,28 @@ Bad input prints ``error: ...`` and exits with code 2 before any game is played.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pirate_envs.cli import command_prog
-from pirate_envs.policies.base import SEARCH_BOTS
-
-from ..inputs import EXIT_USAGE, InputError, add_game_arguments, policy_label
-from .ladder import file_sha256, load_ladder, outcome_counts, place, resolve_entry_spec, shipped_model
+from ..inputs import EXIT_USAGE, InputError, policy_label, policy_parser
+from .ladder import (
+    entry_checkpoint,
+    file_sha256,
+    load_ladder,
+    outcome_counts,
+    place,
+    resolve_entry_spec,
+    shipped_model,
+)
 from .tournament import prepare_tournament, run_prepared
 
 DEFAULT_REFERENCES = ("random", "heuristic", "shipped")
 DEFAULT_GAMES = 600
 CANDIDATE = "candidate"
-_MODULE_CALLABLE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
-
-
-def resolve_user_spec(spec: Any) -> Any:
-    """``module:callable`` imported (a class is instantiated with no arguments); any other spec as given."""
-    if not isinstance(spec, str) or not _MODULE_CALLABLE.fullmatch(spec) or spec.partition(":")[0] in SEARCH_BOTS:
-        return spec
-    module_name, _, attribute = spec.partition(":")
-    try:
-        target = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as exc:
-        raise InputError(f"cannot import the policy {spec!r} (module:callable): {type(exc).__name__}: {exc}") from None
-    if isinstance(target, type):
-        target = target()
-    if not (hasattr(target, "act") or callable(target)):
-        raise InputError(f"{spec!r} is neither a policy (with act) nor a function f(observation, action_mask, rng)")
-    return target
 
 
 def ladder_entry_of(spec: Any, ladder: dict[str, Any]) -> str | None:
@@ -68,12 +54,8 @@ def ladder_entry_of(spec: Any, ladder: dict[str, Any]) -> str | None:
     for label, entry in ladder["entries"].items():
         if text in (label, entry["spec"]):
             return label
-        shipped = entry["spec"].startswith("checkpoints/")
-        if (
-            shipped
-            and Path(text).exists()
-            and Path(text).resolve() == Path(resolve_entry_spec(entry["spec"])).resolve()
-        ):
+        checkpoint = entry_checkpoint(entry["spec"])
+        if checkpoint is not None and Path(text).exists() and Path(text).resolve() == checkpoint.resolve():
             return label
     return None
 
@@ -101,12 +83,11 @@ def rate_policy(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InputError(f"games must be a positive integer; got {games!r}")
     per_reference = max(1, math.ceil(games / len(references) / n)) * n
-    policy = resolve_user_spec(spec)
-    if not isinstance(policy, (str, Path)):
-        workers = 1  # an imported object need not survive the trip to a worker process
+    if not isinstance(spec, (str, Path)):
+        workers = 1  # an object need not survive the trip to a worker process; a spec text is resolved there
     tournaments = [
         prepare_tournament(
-            env_id, n, {CANDIDATE: policy, ref: resolve_entry_spec(data["entries"][ref]["spec"])}, per_reference, seed,
+            env_id, n, {CANDIDATE: spec, ref: resolve_entry_spec(data["entries"][ref]["spec"])}, per_reference, seed,
             workers, keep_games=True, progress=progress,
         )
         for ref in references
@@ -173,16 +154,10 @@ def rating_text(report: dict[str, Any]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=command_prog(__spec__.name),
-        description="Rate a policy on a game's shipped reference ladder (heuristic = 1500; 400 points = 10:1 odds).",
-    )
-    add_game_arguments(parser)
-    parser.add_argument(
-        "--policy",
-        required=True,
-        metavar="SPEC",
-        help="random | heuristic | ismcts:... | flatmc:... | PATH.zip | RLlib checkpoint dir | module:callable",
+    parser = policy_parser(
+        __spec__.name,
+        "Rate a policy on a game's shipped reference ladder (heuristic = 1500; 400 points = 10:1 odds).",
+        "the policy to rate",
     )
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"games in all (default {DEFAULT_GAMES})")
     parser.add_argument(

@@ -24,6 +24,12 @@ def _options(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
 
 
+def _wins(label: str, games: int, row: dict) -> list[str]:
+    """The first cells of a row: who, games, wins, win rate, its 95% interval and mean score."""
+    cells = [f"`{label}`", str(games), str(row["wins"]), _pct(row["win_rate"]), _ci(row["win_rate_ci95"])]
+    return [*cells, f"{row['mean_score']:.2f}"]
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -40,12 +46,7 @@ def tournament_markdown(result: dict) -> str:
         r = s["rating"]
         rows.append(
             [
-                f"`{label}`",
-                str(s["seat_games"]),
-                str(s["wins"]),
-                _pct(s["win_rate"]),
-                _ci(s["win_rate_ci95"]),
-                f"{s['mean_score']:.2f}",
+                *_wins(label, s["seat_games"], s),
                 f"{s['mean_return']:+.3f}",
                 f"{r['mu']:.2f}",
                 f"{r['sigma']:.2f}",
@@ -72,18 +73,7 @@ def checkpoint_markdown(result: dict) -> str:
     """One row per opponent kind: the checkpoint's win rate against n−1 copies of it."""
     rows = []
     for opponent, vs in result["vs"].items():
-        rows.append(
-            [
-                f"`{opponent}`",
-                str(vs["games"]),
-                str(vs["wins"]),
-                _pct(vs["win_rate"]),
-                _ci(vs["win_rate_ci95"]),
-                f"{vs['mean_score']:.2f}",
-                f"{vs['opponent_mean_score']:.2f}",
-                str(vs["truncated_games"]),
-            ]
-        )
+        rows.append([*_wins(opponent, vs["games"], vs), f"{vs['opponent_mean_score']:.2f}", str(vs["truncated_games"])])
     header = ["opponents", "games", "wins", "win rate", "95% CI", "mean score", "opp. mean score", "truncated"]
     lines = [
         f"## Checkpoint `{result['checkpoint']}` on {result['env_id']}, {result['num_players']} players",

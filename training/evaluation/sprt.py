@@ -8,10 +8,11 @@ game as in ``run_tournament``), and stops as soon as Wald's SPRT accepts one hyp
 - H1: A is ``elo1`` points stronger (default 50).
 
 Points are those of the reference ladders (``training.evaluation.ladder``): with one A seat against ``n − 1`` B
-seats, A's seat wins with probability ``p(elo) = 1 / (1 + (n − 1) · 10^(−elo/400))`` (two players:
-0 points = 0.5, 50 points = 0.571). Each game scores A's share of the winners: 1 for a win, 0 for a
-loss, ``k / w`` when A is one of ``w`` winners (a Dead Man's Draw tie counts 1/2, as a draw in chess);
-a game without a winner scores nothing and only counts as played. The log-likelihood ratio adds
+seats, A's seat wins with probability ``p(elo) = 1 / (1 + (n − 1) · 10^(−elo/400))`` (the ladder's
+``win_probability(elo, 0, n)``; two players: 0 points = 0.5, 50 points = 0.571). Each game scores
+A's share of the winners: 1 for a win, 0 for a loss, ``k / w`` when A is one of ``w`` winners (a
+Dead Man's Draw tie counts 1/2, as a draw in chess); a game without a winner scores nothing and only
+counts as played. The log-likelihood ratio adds
 ``x log(p1/p0) + (1 − x) log((1 − p1)/(1 − p0))`` per scored game (exact for win/loss; a tie
 counts as half a win and half a loss, which overstates its variance, so ties make the test
 conservative rather than hasty). The test stops at ``LLR ≥ log((1 − β)/α)`` (accept H1) or
@@ -26,16 +27,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..inputs import InputError
+from . import ladder
 
 DEFAULT_ELO0 = 0.0
 DEFAULT_ELO1 = 50.0
 DEFAULT_ALPHA = 0.05
 DEFAULT_BETA = 0.05
-
-
-def win_probability(elo: float, num_players: int) -> float:
-    """One seat's chance to win against ``num_players − 1`` seats ``elo`` points weaker (ladder model)."""
-    return 1.0 / (1.0 + (num_players - 1) * 10.0 ** (-elo / 400.0))
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -105,7 +102,8 @@ def run_sprt(
     policies = dict(zip(labels, (first, second), strict=True))
     tournament = prepare_tournament(env_id, num_players, policies, max_games, seed, 1, options)
     n = tournament.num_players
-    test = SPRT(win_probability(elo0, n), win_probability(elo1, n), alpha, beta)
+    # A's seat is elo0 (H0) or elo1 (H1) points above each of the n − 1 B seats
+    test = SPRT(ladder.win_probability(elo0, 0.0, n), ladder.win_probability(elo1, 0.0, n), alpha, beta)
     games = 0
     for g in range(max_games):
         seats = seating(g, 2, n)

@@ -317,10 +317,11 @@ def run_tournament(
 ) -> dict:
     """Play ``games`` seat-rotated games between ``policies`` and return the result dict.
 
-    ``policies``: specs (``"random"``, ``"heuristic"``, a checkpoint path, a Policy, a callable)
-    labelled by their text, or a ``{label: spec}`` mapping. The first one is the focal policy
-    when there are fewer policies than seats. ``workers > 1`` plays in spawned processes (the
-    specs must then be picklable; strings always are); the result does not depend on it.
+    ``policies``: policy specs (any form of :mod:`pirate_envs.policies.spec`: ``"random"``, a checkpoint
+    path, ``"module:callable"``, a Policy, a callable...) labelled by their text, or a ``{label: spec}``
+    mapping. The first one is the focal policy when there are fewer policies than seats. ``workers > 1``
+    plays in spawned processes (the specs must then be picklable; strings always are, and each process
+    resolves them itself); the result does not depend on it.
     ``replays``: a folder that receives one replay file per game (see the module docstring).
     """
     return prepare_tournament(

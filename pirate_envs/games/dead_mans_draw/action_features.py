@@ -21,7 +21,7 @@ scores are in tenths of points (DMD-701 ``S / 10``), so every value stays within
 Rows of the other decisions (ability choice, Locker target and acceptance) are zero: their action
 index already names the choice.
 
-The features have a compiled twin (``dmd_features`` in ``pirate_envs/_native_bots.c``);
+The features have a compiled twin (``dmd_features`` in this game's ``native/features.c``);
 :func:`action_features_python` stays the reference and the fallback.
 """
 

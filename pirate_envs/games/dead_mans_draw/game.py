@@ -20,6 +20,7 @@ import numpy as np
 from pirate_envs.core.errors import InvalidOptionError
 from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
+from pirate_envs.core.rewards import clipped_margin, reward_options, team_win_loss_returns
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.actions import (
@@ -105,14 +106,7 @@ class DmdGame(Game):
         Option("starting_discard", True, bool, "DMD-302: the lowest card of each suit starts in the discard pile"),
         Option("variant", "none", str, "DMD-804: the variant rule card in play", choices=VARIANT_OPTIONS),
         Option("mermaid_variant", False, bool, "DMD-810: Mermaids move a card of the row; Siren joins the pool"),
-        Option(
-            "reward_mode",
-            "win",
-            str,
-            "DMD-1020: 'win' (+1/-1) or 'score' (margin / score_scale)",
-            choices=("win", "score"),
-        ),
-        Option("score_scale", 50.0, float, "DMD-1020: divisor of the score margin in 'score' mode", minimum=1e-9),
+        *reward_options("DMD-1020", default_scale=50.0),
         Option("max_decisions", 8000, int, "DMD-1032: truncate after this many decisions", minimum=1),
     )
     # Rule variants the shared conformance suite exercises (tests/conftest.py).
@@ -139,8 +133,6 @@ class DmdGame(Game):
         self.starting_discard: bool = self.options["starting_discard"]
         self.variant_option: str = self.options["variant"]
         self.mermaid_variant: bool = self.options["mermaid_variant"]
-        self.reward_mode: str = self.options["reward_mode"]
-        self.score_scale: float = self.options["score_scale"]
         if 2 * n > len(ability_pool(self.mermaid_variant)):  # pragma: no cover - DMD-308 holds for n <= 4
             raise InvalidOptionError("not enough ability cards")
         self.num_actions = act.num_actions(n)
@@ -333,6 +325,11 @@ class DmdState(State):
 
     def _begin_turn(self) -> int:
         """DMD-401 step 1: the opening draw."""
+        self._open_turn()
+        return self._place(self._draw(), True)
+
+    def _open_turn(self) -> None:
+        """The active player's turn before its opening draw: an empty row, nothing pending (DMD-401)."""
         self.row = []
         self.hook_protected = []
         self.tasks = []
@@ -340,7 +337,6 @@ class DmdState(State):
         self.turn_busted = False
         self.phase = DRAW_OR_STOP
         self.decider = self.active
-        return self._place(self._draw(), True)
 
     def _record_finished_turn(self) -> None:
         """Count the active player's turn and make it the public "last turn" (DMD-1084)."""
@@ -799,7 +795,7 @@ class DmdState(State):
     def _returns(self) -> list[float]:
         n = self.game.num_players
         if self.game.reward_mode == "win":
-            return [1.0 if t in self.winner_seats else -1.0 for t in range(n)]
+            return team_win_loss_returns(self.winner_seats, n)
         scale = self.game.score_scale
         # DMD-1141 (D41): after a Sudden Death win the margins are of the live scores the win was decided on
         sudden_death_win = self.variant == SUDDEN_DEATH and any(
@@ -815,8 +811,7 @@ class DmdState(State):
             if not rivals:
                 out.append(1.0)
                 continue
-            margin = (score(t) - max(rivals)) / scale
-            out.append(float(min(1.0, max(-1.0, margin))))
+            out.append(clipped_margin(score(t), max(rivals), scale))
         return out
 
     # --- observation, rendering ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ The bot reads only its own observation vector (DMD-1010) and action mask, never 
   Navigator discards the cheapest own card; the Locker always accepts.
 * **Abilities.** A fixed ranking of the 18 ability cards.
 
-The bot has a compiled twin (``dmd_act`` in ``pirate_envs/_native_bots.c``), which :meth:`HeuristicPolicy.act`
+The bot has a compiled twin (``dmd_act`` in this game's ``native/bot.c``), which :meth:`HeuristicPolicy.act`
 calls first; the Python methods below stay the reference (the twin tests compare the two) and the fallback.
 """
 
@@ -130,7 +130,7 @@ class HeuristicPolicy:
         self.native_spec = self._native_spec(game)
 
     def _native_spec(self, game) -> tuple:
-        """The offsets, constants and tables of the compiled bot (the order of ``B_*`` in _native_bots.c)."""
+        """The offsets, constants and tables of the compiled bot (the order of ``B_*`` in native/dmd.h)."""
         at = self._at
         return (
             game.observation_size,

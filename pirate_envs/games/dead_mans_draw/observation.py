@@ -6,7 +6,7 @@ in order (look them up by name with :func:`field_slices`); its length is ``675 +
 "62" multi-hot vectors are indexed by card id.
 
 :meth:`ObservationEncoder.encode_python` is the encoder in Python; where the compiled module is built
-(pirate_envs/core/native.py) its twin ``dmd_encode`` writes the same vector.
+(pirate_envs/core/native/) its twin ``dmd_encode`` (native/encode.c) writes the same vector.
 
 Hidden from ``s`` (DMD-901..912): the draw pile order except ``s``'s own peeks (``known_top``), the
 other players' dealt ability cards, and their kept ability before the reveal.
@@ -157,7 +157,7 @@ class ObservationEncoder:
         return constants + tuple(self.at[name] for name in NATIVE_FIELDS)
 
     def encode(self, state: DmdState, seat: int) -> np.ndarray:
-        """The observation of ``seat``: the compiled twin where it is built (pirate_envs/core/native.py),
+        """The observation of ``seat``: the compiled twin where it is built (pirate_envs/core/native/),
         else (or when it meets a value it does not expect) :meth:`encode_python`."""
         out = twin_vector("dmd_encode", self.size, state, seat, self.native_spec)
         return self.encode_python(state, seat) if out is None else out
@@ -165,9 +165,18 @@ class ObservationEncoder:
     def encode_python(self, state: DmdState, seat: int) -> np.ndarray:
         """The reference encoder (pure Python). Every 0/1 entry is written into one bytearray (fast
         single-byte stores), cast once to float32; the few fractional entries are then stored one by one."""
+        buf = bytearray(self.size)
+        self._write_cards(buf, state, seat)
+        self._write_abilities(buf, state, seat)
+        self._write_decision(buf, state, seat)
+        obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
+        self._write_fractions(obs, state, seat)
+        return obs
+
+    def _write_cards(self, buf: bytearray, state: DmdState, seat: int) -> None:
+        """The phase and active player, then where the cards are: collections, piles, the row, known tops."""
         n = self.n
         at = self.at
-        buf = bytearray(self.size)
         phase = state.phase
         if phase != GAME_OVER:
             if state.decider == seat:
@@ -206,7 +215,11 @@ class ObservationEncoder:
                 c = pile[-1 - depth]
                 if c in known:
                     buf[off + NUM_CARDS * depth + c] = 1
-        # abilities (DMD-1072, 1073; DMD-1012 e)
+
+    def _write_abilities(self, buf: bytearray, state: DmdState, seat: int) -> None:
+        """Abilities (DMD-1072, 1073; DMD-1012 e), the Locker's target, eliminations and the rules in play."""
+        n = self.n
+        at = self.at
         off = at["my_dealt_abilities"]
         for a in state.dealt[seat]:
             buf[off + a] = 1
@@ -230,6 +243,12 @@ class ObservationEncoder:
         for i in self.config_ones:
             buf[off + i] = 1
         buf[off + state.variant] = 1
+
+    def _write_decision(self, buf: bytearray, state: DmdState, seat: int) -> None:
+        """The decision's offered cards, the Miser's first suit, the Plunder target and the last turn."""
+        n = self.n
+        at = self.at
+        phase = state.phase
         # the decision's offered cards (DMD-1079; DMD-1012 b, d)
         if phase in (MAP_PICK, LOCKER_ACCEPT):
             off = at["offer_cards"]
@@ -258,8 +277,12 @@ class ObservationEncoder:
                 buf[off + c] = 1
             if state.last_turn_busted:
                 buf[at["last_turn_busted"]] = 1
-        obs = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
-        # fractional entries
+
+    def _write_fractions(self, obs: np.ndarray, state: DmdState, seat: int) -> None:
+        """The fractional entries: row positions, pile size, scores, turns and busts, pending counts, progress."""
+        n = self.n
+        at = self.at
+        row = state.row
         if row:
             off = at["row_position"]
             for i, c in enumerate(row):
@@ -267,7 +290,7 @@ class ObservationEncoder:
                     obs[off + c] = (i + 1) / ROW_SCALE
                 else:
                     obs[at["marker_position"]] = (i + 1) / ROW_SCALE
-        obs[at["draw_pile_size"]] = len(pile) / DECK_SCALE
+        obs[at["draw_pile_size"]] = len(state.draw_pile) / DECK_SCALE
         sc = at["scores"]
         tb = at["turns_taken_busts"]
         turns = state.turns_taken
@@ -279,9 +302,9 @@ class ObservationEncoder:
                 obs[tb + k] = turns[t] / DECK_SCALE
                 if busts[t]:
                     obs[tb + n + k] = busts[t] / DECK_SCALE
+        tasks = state.tasks
         if tasks:
             obs[at["forced_draws"]] = sum(arg for kind, arg in tasks if kind == 0) / FORCED_DRAW_MAX
         if state.plunder_remaining:
             obs[at["plunder_remaining"]] = state.plunder_remaining / PLUNDER_SCALE
         obs[at["decision_progress"]] = state.decisions / self.max_decisions
-        return obs

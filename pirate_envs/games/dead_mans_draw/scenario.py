@@ -53,8 +53,6 @@ def scenario(
     for seat, cs in coll_cards.items():
         for c in sorted(cs):
             state.collections[seat][CARD_SUIT[c]].append(c)
-    state.row = row_cards
-    state.turn_cards = list(row_cards)
     state.discard = discard_cards
     if exact_draw:
         state.draw_pile = list(reversed(draw_cards))
@@ -75,13 +73,12 @@ def scenario(
     if variant is not None:
         state.variant = VARIANTS.index(variant)
     state.known = [[] for _ in range(n)]
-    state.tasks = []
-    state.offer = []
-    state.hook_protected = []
     state.active = active
     state.first_player = active
-    state.phase = act.DRAW_OR_STOP
-    state.decider = active
+    state._clear_turn_state()
+    state._open_turn()  # the engine's own turn start (DMD-401), then the turn's row so far
+    state.row = row_cards
+    state.turn_cards = list(row_cards)
     state.choices = [act.STOP, act.DRAW] if state.draw_pile else [act.STOP]
     state._legal = None
     return state

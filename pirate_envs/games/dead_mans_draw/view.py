@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, TableWording, Zone, seat_name, seat_name_at
 from pirate_envs.games.dead_mans_draw import actions as act
 from pirate_envs.games.dead_mans_draw.cards import (
     ABILITY_NAMES,
@@ -113,10 +113,6 @@ def _ability(ability: int, note: str = "") -> Card:
     return Card(label=ABILITY_NAMES[ability] + note, kind="ability", detail=ABILITY_TEXT[ability])
 
 
-def _seat_label(state: DmdState, actor: int, offset: int) -> str:
-    return seat_name((actor + offset) % state.game.num_players)
-
-
 def _label(state: DmdState, actor: int, action: int) -> tuple[str, str]:
     n = state.game.num_players
     if action == act.STOP:
@@ -137,11 +133,10 @@ def _label(state: DmdState, actor: int, action: int) -> tuple[str, str]:
     if action == act.DECLINE:
         return "Decline the Locker's cards", PHASE_HELP[act.LOCKER_ACCEPT][1]
     if act.LOCKER_TARGET_BASE < action < act.target_base(n):
-        return f"Designate {_seat_label(state, actor, action - act.LOCKER_TARGET_BASE)}", PHASE_HELP[act.LOCKER_TARGET][
-            1
-        ]
+        designated = seat_name_at(actor, action - act.LOCKER_TARGET_BASE, n)
+        return f"Designate {designated}", PHASE_HELP[act.LOCKER_TARGET][1]
     k, suit = divmod(action - act.target_base(n), NUM_SUITS)
-    return f"{_seat_label(state, actor, k + 1)}'s {SUIT_NAMES[suit]} stack", SUIT_TEXT[suit]
+    return f"{seat_name_at(actor, k + 1, n)}'s {SUIT_NAMES[suit]} stack", SUIT_TEXT[suit]
 
 
 def describe_action(state: DmdState, seat: int, action: int, viewer: int | None) -> str:
@@ -155,6 +150,10 @@ def describe_action(state: DmdState, seat: int, action: int, viewer: int | None)
     if act.OWN_SUIT_BASE <= action < act.CARD_BASE and viewer != seat:
         label = "their own " + label.removeprefix("Your ")
     return f"{seat_name(seat)} ({PHASE_HELP[state.phase][0]}): {label}"
+
+
+def _decision(state: DmdState) -> tuple[str, str]:
+    return PHASE_HELP[state.phase]
 
 
 def _collection_zone(state: DmdState, seat: int, viewer: int | None) -> Zone:
@@ -185,14 +184,16 @@ def _collection_zone(state: DmdState, seat: int, viewer: int | None) -> Zone:
     return Zone(title=f"{seat_name(seat)}'s collection", cards=tuple(cards), owner=seat, note=", ".join(marks))
 
 
-def _player_line(state: DmdState, seat: int, viewer: int | None) -> str:
+def _standing(state: DmdState, seat: int, viewer: int | None) -> str:
     ability = ""
     kept = state.kept[seat]
     if kept >= 0 and (state.revealed or viewer == seat):
         ability = f" [{ABILITY_NAMES[kept]}]"
-    you = " (you)" if seat == viewer else ""
     out = " ELIMINATED" if state.eliminated[seat] else ""
-    return f"{seat_name(seat)}{you}: S={state.live_score(seat)}{ability}{out}"
+    return f"S={state.live_score(seat)}{ability}{out}"
+
+
+WORDING = TableWording(standing=_standing, label=_label, decision=_decision, glossary=GLOSSARY)
 
 
 def table_view(state: DmdState, viewer: int | None) -> TableView:
@@ -266,22 +267,5 @@ def table_view(state: DmdState, viewer: int | None) -> TableView:
                 cards=tuple(_card(c) for c in state.last_turn_cards),
             )
         )
-    decision, help_text = "", ""
-    current = state.current_player()
-    if not state.is_terminal() and current == viewer:
-        decision, help_text = PHASE_HELP[state.phase]
-    return TableView(
-        game=game.game_id,
-        title=f"Dead Man's Draw - {seat_name(state.active)}'s turn"
-        if state.phase != act.GAME_OVER
-        else "Dead Man's Draw",
-        viewer=viewer,
-        current_player=current,
-        status=turn_status(state, viewer, decision),
-        players=tuple(_player_line(state, s, viewer) for s in range(n)),
-        zones=tuple(zones),
-        decision_help=help_text,
-        legal=legal_for(state, viewer, lambda a: _label(state, current, a)),
-        result=result_line(state),
-        glossary=GLOSSARY,
-    )
+    title = "Dead Man's Draw" if state.phase == act.GAME_OVER else f"Dead Man's Draw - {seat_name(state.active)}'s turn"
+    return WORDING.table_view(state, viewer, title, zones)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import numpy as np
-
 from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
+from pirate_envs.core.rewards import clipped_margin, reward_options, team_win_loss_returns
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import (
@@ -84,7 +83,7 @@ class MadameChingGame(Game):
         Option("elite_counts_for_china_pearl", False, bool, "MCH-804: Elite cards stand in for missing kinds"),
         Option("round_limit", 40, int, "MCH-805: the game ends after this round at the latest", minimum=1),
         Option("auto_resolve_forced", True, bool, "MCH-806: apply single-choice decisions automatically"),
-        Option("reward_mode", "win", str, "MCH-1007: 'win' (+1/-1) or 'score' (margin / 50)", choices=("win", "score")),
+        *reward_options("MCH-1007", modes="'win' (+1/-1) or 'score' (margin / 50)"),
         Option("max_decisions", 25000, int, "MCH-1008: truncate after this many decisions", minimum=1),
     )
     # Rule variants the shared conformance suite exercises (tests/conftest.py).
@@ -110,7 +109,6 @@ class MadameChingGame(Game):
         self.round_limit: int = self.options["round_limit"]
         self.auto_resolve: bool = self.options["auto_resolve_forced"]
         self.elite_pearl: bool = self.options["elite_counts_for_china_pearl"]
-        self.reward_mode: str = self.options["reward_mode"]
         self.num_actions = act.NUM_ACTIONS
         self.encoder = ObservationEncoder(n, self.num_boats)
         self.observation_size = self.encoder.size
@@ -947,14 +945,13 @@ class MadameChingState(State):
     def _returns(self) -> list[float]:
         g = self.game
         if g.reward_mode == "win":
-            winners = set(self._winners())
-            return [1.0 if s in winners else -1.0 for s in range(g.num_players)]
+            return team_win_loss_returns(self._winners(), g.num_players)
         keys = self._side_keys()
         out = []
         for s in range(g.num_players):
             side = g.side_of(s)
             best_other = max(k[0] for other, k in keys.items() if other != side)
-            out.append(float(np.clip((keys[side][0] - best_other) / SCORE_SCALE, -1.0, 1.0)))
+            out.append(clipped_margin(keys[side][0], best_other, SCORE_SCALE))
         return out
 
     # --- observation, rendering ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ boat and pending fields; every other seat sees them as zeros (MCH-1006).
 * :class:`ObservationEncoder` — the fast observer the game uses: the same vector, from one byte buffer
   of counts divided once by per-entry scales, with the fields that change a few times a round
   (expeditions, missions, discard piles) taken from content-keyed caches. Where the compiled module
-  is built (pirate_envs/core/native.py) its twin ``mch_counts`` writes the byte buffer instead.
+  is built (pirate_envs/core/native/) its twin ``mch_counts`` (native/encode.c) writes the byte buffer instead.
 """
 
 from __future__ import annotations
@@ -67,13 +67,28 @@ def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
     reference :meth:`ObservationEncoder.encode` must equal, and its fallback for a hand-edited state
     whose counts do not fit in a byte."""
     encoder = state.game.encoder
-    P = encoder.num_players
-    st = encoder.start
     ones: list[int] = []  # indices set to 1.0
     vi: list[int] = []  # indices of other values
     vv: list[float] = []
-    game = state.game
     acting = not state.over and not state.truncated and state._current_player() == seat
+    _reference_boats(state, seat, acting, ones, vi, vv)
+    _reference_seats(state, seat, ones, vi, vv)
+    _reference_supply(state, seat, ones, vi, vv)
+    _reference_pending(state, seat, acting, ones, vi, vv)
+    buf = bytearray(encoder.size)
+    for i in ones:
+        buf[i] = 1
+    o = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
+    o[vi] = vv
+    return o
+
+
+def _reference_boats(
+    state: MadameChingState, seat: int, acting: bool, ones: list[int], vi: list[int], vv: list[float]
+) -> None:
+    """The reference's phase, own hand and picks, each boat (picks, flags, expedition) and the display."""
+    encoder = state.game.encoder
+    st = encoder.start
     phase = state.phase
     if acting:
         ones.append(phase)
@@ -83,7 +98,7 @@ def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
     ones.extend(base + c for c in state.hands[seat])
     picks = state.shown_picks if state.revealed else state.picks
     base = st["own_picks"] - 1
-    for i, b in enumerate(game.boats_of[seat]):
+    for i, b in enumerate(state.game.boats_of[seat]):
         if picks[b]:
             ones.append(base + 55 * i + picks[b])
     base_pick = st["revealed_picks"] - 1
@@ -124,6 +139,13 @@ def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
             ones.append(base + 55)
         else:
             ones.append(base + 57 * s + card - 1)
+
+
+def _reference_seats(state: MadameChingState, seat: int, ones: list[int], vi: list[int], vv: list[float]) -> None:
+    """The reference's per-seat entries (skills, tokens, hand sizes, known cards, history) and own encounters."""
+    encoder = state.game.encoder
+    P = encoder.num_players
+    st = encoder.start
     bs, bt, bh, bk, bhist = st["skills"], st["tokens"], st["hand_sizes"], st["known_cards"], st["history"]
     for off in range(P):
         q = (seat + off) % P
@@ -149,6 +171,13 @@ def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
         if held[k]:
             vi.append(base + k)
             vv.append(held[k] / 6.0)
+
+
+def _reference_supply(state: MadameChingState, seat: int, ones: list[int], vi: list[int], vv: list[float]) -> None:
+    """The reference's missions, supply (stacks, Pearl and Hong Kong owners, tokens), piles and progress."""
+    game = state.game
+    P = game.encoder.num_players
+    st = game.encoder.start
     base = st["missions"]
     ones.extend(base + t for t in state.board)
     ones.extend(base + 23 + t for t in state.set_aside)
@@ -178,6 +207,16 @@ def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
     base = st["progress"]
     vi += [base, base + 1, base + 2]
     vv += [state.round / game.round_limit, float(state.end_triggered), float(game.team_mode)]
+
+
+def _reference_pending(
+    state: MadameChingState, seat: int, acting: bool, ones: list[int], vi: list[int], vv: list[float]
+) -> None:
+    """The reference's pending decision (the acting seat only, MCH-1006) and the team debts."""
+    game = state.game
+    P = game.encoder.num_players
+    st = game.encoder.start
+    phase = state.phase
     if acting and phase != act.SELECT:
         base = st["pending"]
         if state.pending_enc >= 0:
@@ -195,12 +234,6 @@ def encode_reference(state: MadameChingState, seat: int) -> np.ndarray:
         base = st["team_debt"]
         vi += [base, base + 1]
         vv += [state.owes[seat] / 10.0, state.owes[game.partner(seat)] / 10.0]
-    buf = bytearray(encoder.size)
-    for i in ones:
-        buf[i] = 1
-    o = np.frombuffer(buf, dtype=np.uint8).astype(np.float32)
-    o[vi] = vv
-    return o
 
 
 # MCH-1006 history of one seat: last action kind one-hot (9), then its target offset one-hot (4).
@@ -356,7 +389,7 @@ class ObservationEncoder:
 
     def encode(self, state: MadameChingState, seat: int) -> np.ndarray:
         """The observation of ``seat``: its counts written by the compiled twin where it is built
-        (pirate_envs/core/native.py), else by :meth:`_encode`; :func:`encode_reference` for a count that
+        (pirate_envs/core/native/), else by :meth:`_encode`; :func:`encode_reference` for a count that
         does not fit in a byte."""
         if NATIVE is not None:
             self._native_specs = self._native_specs or self.native_specs(state.game)

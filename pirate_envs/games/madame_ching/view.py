@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, TableWording, Zone, seat_name, seat_name_at, viewer_acts
 from pirate_envs.games.madame_ching import actions as act
 from pirate_envs.games.madame_ching.cards import (
     COLOUR,
@@ -112,10 +112,6 @@ def _public_score(state: MadameChingState, seat: int) -> int:
     return state.seat_score(seat) - treasure
 
 
-def _acting(state: MadameChingState, viewer: int | None) -> bool:
-    return viewer is not None and not state.is_terminal() and state.current_player() == viewer
-
-
 def _label(state: MadameChingState, actor: int, action: int) -> tuple[str, str]:
     n = state.game.num_players
     phase = state.phase
@@ -137,8 +133,8 @@ def _label(state: MadameChingState, actor: int, action: int) -> tuple[str, str]:
     if action < act.GEM_BASE + 1:
         offset = action - act.TARGET_BASE
         if phase == act.SIREN_TARGET and state.game.dual_boats:
-            return f"Target {seat_name((actor + 1) % n)}'s junk (offset {offset})", help_text
-        return f"Target {seat_name((actor + offset) % n)}", help_text
+            return f"Target {seat_name_at(actor, 1, n)}'s junk (offset {offset})", help_text
+        return f"Target {seat_name_at(actor, offset, n)}", help_text
     if action < act.PLAY_ENC_BASE + 3:
         return f"Take a {TOKEN_NAMES[action - act.GEM_BASE]} gem", help_text
     if action < act.USE_COMBAT:
@@ -152,6 +148,20 @@ def _label(state: MadameChingState, actor: int, action: int) -> tuple[str, str]:
         act.PASS: ("Pass", help_text),
     }
     return names[action]
+
+
+def _standing(state: MadameChingState, seat: int, viewer: int | None) -> str:
+    """The seat's points as ``viewer`` may know them (the Sacred Treasures in hand are secret until the end)."""
+    if seat == viewer or state.is_terminal():
+        score = f"{state.seat_score(seat)} points"
+    else:
+        score = f"{_public_score(state, seat)} points + secret treasures"
+    team = f", team {state.game.side_of(seat)}" if state.game.team_mode else ""
+    return score + team
+
+
+def _decision(state: MadameChingState) -> tuple[str, str]:
+    return act.PHASES[state.phase].lower().replace("_", " "), PHASE_HELP[state.phase]
 
 
 def describe_action(state: MadameChingState, seat: int, action: int, viewer: int | None) -> str:
@@ -228,6 +238,9 @@ def _hand_zone(state: MadameChingState, seat: int, viewer: int | None) -> Zone:
     return Zone(title=f"{seat_name(seat)}: hand and skills", cards=tuple(cards), owner=seat, note=note)
 
 
+WORDING = TableWording(standing=_standing, label=_label, decision=_decision, glossary=GLOSSARY, scores_title="points")
+
+
 def table_view(state: MadameChingState, viewer: int | None) -> TableView:
     """The table as ``viewer`` (a seat, or None for a spectator) sees it."""
     g = state.game
@@ -277,7 +290,7 @@ def table_view(state: MadameChingState, viewer: int | None) -> TableView:
         )
     )
     zones += [_hand_zone(state, s, viewer) for s in range(n)]
-    if _acting(state, viewer) and state.phase != act.SELECT:
+    if viewer_acts(state, viewer) and state.phase != act.SELECT:
         pending = []
         if state.gift_queue:
             pending.append(_enc(state.gift_queue[0]))
@@ -285,31 +298,7 @@ def table_view(state: MadameChingState, viewer: int | None) -> TableView:
             pending.append(_nav(state.combat_card, highlight=True))
         if pending:
             zones.append(Zone(title="Pending (you alone see it)", cards=tuple(pending), owner=viewer))
-    current = state.current_player()
-    decision, help_text = "", ""
-    if _acting(state, viewer):
-        decision, help_text = act.PHASES[state.phase].lower().replace("_", " "), PHASE_HELP[state.phase]
-    players = []
-    for s in range(n):
-        you = " (you)" if s == viewer else ""
-        if s == viewer or state.is_terminal():
-            score = f"{state.seat_score(s)} points"
-        else:
-            score = f"{_public_score(state, s)} points + secret treasures"
-        team = f", team {g.side_of(s)}" if g.team_mode else ""
-        players.append(f"{seat_name(s)}{you}: {score}{team}")
     mode = " (teams 0+2 v 1+3)" if g.team_mode else ""
     trigger = ", end triggered" if state.end_triggered else ""
-    return TableView(
-        game=g.game_id,
-        title=f"Madame Ching{mode} - round {state.round}/{g.round_limit}{trigger}",
-        viewer=viewer,
-        current_player=current,
-        status=turn_status(state, viewer, decision),
-        players=tuple(players),
-        zones=tuple(zones),
-        decision_help=help_text,
-        legal=legal_for(state, viewer, lambda a: _label(state, current, a)),
-        result=result_line(state, "points"),
-        glossary=GLOSSARY,
-    )
+    title = f"Madame Ching{mode} - round {state.round}/{g.round_limit}{trigger}"
+    return WORDING.table_view(state, viewer, title, zones)

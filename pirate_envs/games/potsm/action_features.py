@@ -20,7 +20,7 @@ legal action, a ``9 x CHANNELS`` block, one row per ship (``K = 8 + (n - 1)`` ch
 Repair (PSM-513) resolves the adventure on the repaired line; Pass, Pass-and-discard, accusations and
 Fog keep the line. The accusation's discard (PSM-1051) has an all-zero block: it moves nothing.
 
-The features have a compiled twin (``potsm_features`` in ``pirate_envs/_native_features_potsm.c``) that
+The features have a compiled twin (``potsm_features`` in this game's ``native/features.c``) that
 :func:`action_features` calls; :func:`action_features_python` stays the reference and the fallback.
 
 Speed of the Python code: actions that leave the same line share one block. The distinct lines are

@@ -19,7 +19,7 @@ import numpy as np
 
 from pirate_envs.core.game import ByteCounts, Game, State, assert_in_range
 from pirate_envs.core.options import Option
-from pirate_envs.core.rewards import score_margin_returns, win_loss_returns
+from pirate_envs.core.rewards import reward_options, score_margin_returns, win_loss_returns
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.potsm import actions as act
 from pirate_envs.games.potsm.cards import (
@@ -81,22 +81,14 @@ _AWARD_CARDS_END = 10  # adventure types 0-9 award fame (PSM-610..617)
 
 def move_ship(line: list[int], position: int, delta: int) -> None:
     """PSM-502: the ship at ``position`` moves ``delta`` places (negative = forward), clamped to the line."""
-    target = position + delta
-    if target < 0:
-        target = 0
-    elif target > 8:
-        target = 8
+    target = min(max(position + delta, 0), 8)
     if target != position:
         line.insert(target, line.pop(position))
 
 
 def move_pair(line: list[int], position: int, delta: int) -> None:
     """PSM-503: the ships at ``position`` and ``position + 1`` move as a block by ``delta`` places."""
-    target = position + delta
-    if target < 0:
-        target = 0
-    elif target > 7:
-        target = 7
+    target = min(max(position + delta, 0), 7)  # 7: the back ship of the block is then last in the line
     if target != position:
         block = line[position : position + 2]
         del line[position : position + 2]
@@ -128,14 +120,7 @@ class PotsmGame(Game):
     option_specs = (
         Option("upcoming_adventures", False, bool, "PSM-802: n adventure cards face up (current + upcoming)"),
         Option("move_cards_in_hand", False, bool, "PSM-803: private move-card hands instead of the move row"),
-        Option(
-            "reward_mode",
-            "win",
-            str,
-            "PSM-1020: 'win' (+1/-1) or 'score' (margin / score_scale)",
-            choices=("win", "score"),
-        ),
-        Option("score_scale", 10.0, float, "PSM-1020: divisor of the score margin in 'score' mode", minimum=1e-9),
+        *reward_options("PSM-1020", default_scale=10.0),
         Option("max_decisions", 100, int, "PSM-1031: truncate after this many decisions", minimum=1),
     )
     # Rule variants the shared conformance suite exercises (tests/conftest.py).
@@ -155,8 +140,6 @@ class PotsmGame(Game):
         n = self.num_players
         self.upcoming_adventures: bool = self.options["upcoming_adventures"]
         self.move_cards_in_hand: bool = self.options["move_cards_in_hand"]
-        self.reward_mode: str = self.options["reward_mode"]
-        self.score_scale: float = self.options["score_scale"]
         self.num_actions = act.num_actions(n)
         self.observation_size = observation_size(n)
         from pirate_envs.games.potsm.action_features import feature_size  # it imports the heuristic, which imports us

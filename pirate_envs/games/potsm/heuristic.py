@@ -27,8 +27,8 @@ once (``POSITION_MOVE_IDS``, ``nation_move_id``) so every distinct line is score
 written out for 4 columns, and every sum keeps the plain version's order and its use of ``sum`` (compensated
 from Python 3.12 on) or ``+``.
 
-``HeuristicPolicy.act`` runs the compiled twin (``potsm_act`` in pirate_envs/_native_bots_potsm.c, with
-the rules shared with the action features' twin in _native_potsm.h, which ``native_rules_spec`` hands it):
+``HeuristicPolicy.act`` runs the compiled twin (``potsm_act`` in this game's native/bot.c, with
+the rules shared with the action features' twin in native/potsm.h, which ``native_rules_spec`` hands it):
 every score the same double, ties drawn here with the bot's rng. ``act_python`` stays the reference and
 the fallback (tests/test_native_bots_potsm.py).
 """
@@ -366,7 +366,7 @@ def _resolvers() -> tuple[Resolver, ...]:
 
 RESOLVERS = _resolvers()
 
-# The same resolvers as a table for the compiled twins (_native_potsm.h, K_* kinds): per adventure type the
+# The same resolvers as a table for the compiled twins (native/potsm.h, K_* kinds): per adventure type the
 # bytes (kind, p1, p2, p3, places low byte, places high byte), places as a bit mask of positions.
 _KIND = {"damage_last": 0, "award_at": 1, "award_front": 2, "damage_at": 3, "ghost_ship": 4, "volcano": 5}
 _KIND.update({"cursed_ship": 6, "mutiny": 7, "attack": 8, "loot": 9})
@@ -397,7 +397,7 @@ assert FULL_SPEED_DISTANCE == 6 and ALLIANCE_DISTANCE == 3
 
 
 def native_rules_spec() -> tuple:
-    """The rules the compiled twins read (the order of ``R_*`` in pirate_envs/_native_potsm.h): the action
+    """The rules the compiled twins read (the order of ``R_*`` in native/potsm.h): the action
     blocks, the move distances, the resolver table and the nation of each ship."""
     return (
         FULL_SPEED,
@@ -502,12 +502,13 @@ def move_keys(moves: list[int], line: list[int]) -> list[int]:
 
 
 def _line_scorer(
-    card: int, fame: list[float], unrevealed: list[bool], prepared: tuple
+    card: int, fame: list[float], unrevealed: list[bool], prepared: tuple, keep: float = 1.0
 ) -> Callable[[Line, list[int]], float]:
-    """``HeuristicPolicy._line_score`` for one decision's adventure (``keep`` = 1), as a fast closure.
+    """The score of a line for one decision's adventure ``card``: the fame the adventure gains on the line
+    (times ``keep``) plus the potential of the line after it (``prepared``: see ``HeuristicPolicy._prepare``).
 
-    Same arithmetic in the same order, so the same floats; a card that changes no fame skips the
-    all-zero fame sum (which is exactly 0.0).
+    With ``keep`` != 1 (Fog) the adventure is still ahead: its fame counts ``keep`` times and the line
+    stays as it is. A card that changes no fame skips the all-zero fame sum (which is exactly 0.0).
     """
     resolve = RESOLVERS[card]
     values, place, edge, wreck, losses = prepared
@@ -515,6 +516,9 @@ def _line_scorer(
     def score(line: Line, damaged: list[int]) -> float:
         delta, d = resolve(line, damaged, fame, unrevealed)
         total = 0.0 if delta is None else sum(map(mul, values, delta))
+        if keep != 1.0:
+            total *= keep
+            delta, d = None, damaged
         edges = edge[8 - sum(d)]
         rank = 0
         for p, s in enumerate(line):
@@ -605,7 +609,7 @@ class HeuristicPolicy:
 
     def _native_spec(self, game: Any) -> tuple:
         """The offsets, parameters and tables of the compiled twin (the order of ``P_*`` in
-        pirate_envs/_native_bots_potsm.c)."""
+        native/bot.c)."""
         st = self._start
         p = self.params
         params = (
@@ -722,7 +726,7 @@ class HeuristicPolicy:
         if not rest:
             return scores
         if rest[0] == FOG:
-            s = self._line_score(card, line, damaged, fame, unrevealed, prepared, p_["fog_keep"])
+            s = _line_scorer(card, fame, unrevealed, prepared, p_["fog_keep"])(line, damaged)
             if hand:
                 s -= p_["card_cost"] * self._card_cost(FOG_TYPE, mine)
             scores[FOG] = s
@@ -890,38 +894,6 @@ class HeuristicPolicy:
         edge = [[front[r] + back[last - r] for r in range(last + 1)] for last in range(9)]
         losses = tuple((p, scale * lp[p]) for p in range(9) if lp[p] != 0.0)
         return by_nation, edge, -scale * cost, losses
-
-    @staticmethod
-    def _line_score(
-        card: int,
-        line: list[int],
-        damaged: list[int],
-        fame: list[float],
-        unrevealed: list[bool],
-        prepared: tuple,
-        keep: float = 1.0,
-    ) -> float:
-        """Fame gained by the adventure on ``line`` (times ``keep``) plus the potential of the line after it."""
-        values, place, edge, wreck, losses = prepared
-        delta, d = resolve_adventure(card, line, damaged, fame, unrevealed)
-        total = sum(map(mul, values, delta))
-        if keep != 1.0:  # Fog: the adventure is still ahead, the line stays as it is
-            total *= keep
-            d = damaged
-            delta = [0.0] * 9
-        edges = edge[8 - sum(d)]
-        rank = 0
-        for p, s in enumerate(line):
-            if d[s]:
-                total += wreck[s]
-            else:
-                total += place[s][p] + values[s] * edges[rank]
-                rank += 1
-        for p, loss in losses:
-            s = line[p]
-            if fame[s] + delta[s] >= 1.0:
-                total -= values[s] * loss
-        return total
 
     # --- accusations and discards -------------------------------------------------------------------------
     def _accusation_values(self, prob, mine, fame, remaining) -> list[float]:

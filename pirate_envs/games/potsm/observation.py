@@ -11,7 +11,7 @@ Two encoders produce the same vector:
 * :func:`encode_reference` — a plain, readable list-building version that follows the table
   field by field (used by tests as the specification in code);
 * :class:`ObservationEncoder` — the fast version used by the engine. Where ``pirate_envs._native``
-  is built (pirate_envs/core/native.py) its twin ``potsm_encode`` writes every entry straight into
+  is built (pirate_envs/core/native/) its twin ``potsm_encode`` (native/encode.c) writes every entry straight into
   the vector; otherwise, and for any state the twin refuses, :meth:`ObservationEncoder.encode_python`
   runs: every entry of the observation is a small integer, so the state is written as bytes (in
   absolute seat order, from precomputed one-hot pieces; signed ship displacements in two's

@@ -38,20 +38,30 @@ def _cards(counts: list[int]) -> str:
     return ", ".join(parts) if parts else "(none)"
 
 
-def _owner_text(state: PotsmState, ship: int, viewer: int | None) -> str:
-    """What ``viewer`` may know about a ship's owner (PSM-911..913, PSM-561)."""
+def owner_known(state: PotsmState, ship: int, viewer: int | None) -> tuple[str, list[int]]:
+    """What ``viewer`` may know about the owner of ``ship``'s pirate (PSM-911..913, PSM-561), as (case, seats):
+    ``("revealed", [owner])`` (no seat when nobody owns it), ``("yours", [viewer])``, ``("nobody", [])`` once
+    every seat is known not to own it, else ``("secret", the seats known not to own it)``."""
     n = state.game.num_players
     owner = state.pirate_owner[ship]
     if state.revealed[ship]:
-        return _player(owner) if owner >= 0 else "unowned"
+        return "revealed", [owner] if owner >= 0 else []
     if viewer is not None and owner == viewer:
-        return f"you ({_player(viewer)}, secret)"
+        return "yours", [viewer]
     excluded = [t for t in range(n) if state.not_owner[ship * n + t]]
-    if len(excluded) == n:
+    return ("nobody", []) if len(excluded) == n else ("secret", excluded)
+
+
+def _owner_text(state: PotsmState, ship: int, viewer: int | None) -> str:
+    case, seats = owner_known(state, ship, viewer)
+    names = ", ".join(_player(t) for t in seats)
+    if case == "revealed":
+        return names or "unowned"
+    if case == "yours":
+        return f"you ({names}, secret)"
+    if case == "nobody":
         return "unowned (public)"
-    if excluded:
-        return "? (not " + ", ".join(_player(t) for t in excluded) + ")"
-    return "?"
+    return f"? (not {names})" if seats else "?"
 
 
 def describe_turn(state: PotsmState, record: list[int]) -> str:

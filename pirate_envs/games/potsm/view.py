@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, TableWording, Zone, seat_name, seat_name_at
 from pirate_envs.games.potsm import actions as act
 from pirate_envs.games.potsm.cards import (
     ADVENTURE_NAMES,
@@ -19,11 +19,10 @@ from pirate_envs.games.potsm.cards import (
     MOVE_NAMES,
     NATION_NAMES,
     NATION_OF_SHIP,
-    NUM_MOVE_TYPES,
     PIRATE_NAMES,
     SHIP_NAMES,
 )
-from pirate_envs.games.potsm.render import describe_turn
+from pirate_envs.games.potsm.render import describe_turn, owner_known
 
 if TYPE_CHECKING:
     from pirate_envs.games.potsm.game import PotsmState
@@ -52,18 +51,15 @@ GLOSSARY = (
 
 
 def _owner_text(state: PotsmState, ship: int, viewer: int | None) -> str:
-    n = state.game.num_players
-    owner = state.pirate_owner[ship]
-    if state.revealed[ship]:
-        return f"pirate {PIRATE_NAMES[ship]} revealed: " + (seat_name(owner) if owner >= 0 else "unowned")
-    if viewer is not None and owner == viewer:
+    case, seats = owner_known(state, ship, viewer)
+    names = ", ".join(seat_name(t) for t in seats)
+    if case == "revealed":
+        return f"pirate {PIRATE_NAMES[ship]} revealed: {names or 'unowned'}"
+    if case == "yours":
         return f"your pirate {PIRATE_NAMES[ship]} (secret)"
-    excluded = [t for t in range(n) if state.not_owner[ship * n + t]]
-    if len(excluded) == n:
+    if case == "nobody":
         return "nobody owns this ship's pirate (public)"
-    if excluded:
-        return "owner secret; known not to be " + ", ".join(seat_name(t) for t in excluded)
-    return "owner secret"
+    return f"owner secret; known not to be {names}" if seats else "owner secret"
 
 
 def _ship_card(state: PotsmState, position: int, viewer: int | None) -> Card:
@@ -83,10 +79,11 @@ def _ship_card(state: PotsmState, position: int, viewer: int | None) -> Card:
 
 
 def _move_cards(counts: list[int] | bytearray) -> tuple[Card, ...]:
+    """One card per move card counted in ``counts`` (a count per move-card type)."""
     return tuple(
         Card(label=MOVE_NAMES[t], kind="move card", detail=MOVE_TEXT[t])
-        for t in range(NUM_MOVE_TYPES)
-        for _ in range(counts[t])
+        for t, count in enumerate(counts)
+        for _ in range(count)
     )
 
 
@@ -108,13 +105,12 @@ def _pirate_zone(state: PotsmState, seat: int, viewer: int | None) -> Zone:
     return Zone(title=f"{seat_name(seat)}'s pirates", cards=tuple(hidden_first), owner=seat, note=note)
 
 
-def _player_line(state: PotsmState, seat: int, viewer: int | None) -> str:
+def _standing(state: PotsmState, seat: int, viewer: int | None) -> str:
     fame = state.fame
     public = state.claimed[seat] + sum(fame[j] for j in range(9) if state.revealed[j] and state.pirate_owner[j] == seat)
-    you = " (you)" if seat == viewer else ""
     if state.game_over or seat == viewer:
-        return f"{seat_name(seat)}{you}: {state.scores()[seat]:g} fame"
-    return f"{seat_name(seat)}{you}: {public} fame known (+ secret ships)"
+        return f"{state.scores()[seat]:g} fame"
+    return f"{public} fame known (+ secret ships)"
 
 
 def _label(state: PotsmState, seat: int, action: int) -> tuple[str, str]:
@@ -134,9 +130,8 @@ def _label(state: PotsmState, seat: int, action: int) -> tuple[str, str]:
         return name, MOVE_TEXT[move_type]
     if kind == act.KIND_ACCUSE:
         offset, pirate = param
-        target = (seat + offset) % n
         return (
-            f"Accuse {seat_name(target)} of being {PIRATE_NAMES[pirate]} ({SHIP_NAMES[pirate]})",
+            f"Accuse {seat_name_at(seat, offset, n)} of being {PIRATE_NAMES[pirate]} ({SHIP_NAMES[pirate]})",
             "Right: the pirate is revealed and you take half its ship's fame. Wrong: it becomes public "
             "that they are not this pirate (PSM-514..516).",
         )
@@ -161,9 +156,8 @@ def describe_action(state: PotsmState, seat: int, action: int, viewer: int | Non
     return f"{seat_name(seat)}: {_label(state, seat, action)[0]}"
 
 
-def _decision_help(state: PotsmState, viewer: int | None) -> tuple[str, str]:
-    if state.is_terminal() or state.current_seat != viewer:
-        return "", ""
+def _decision(state: PotsmState) -> tuple[str, str]:
+    """What the seat to act decides, and its help text."""
     if state.phase_name() == "ACCUSE_DISCARD" and state.pending_accusation:
         target, pirate = state.pending_accusation
         what = f"pay for accusing {seat_name(target)} of being {PIRATE_NAMES[pirate]}"
@@ -175,6 +169,9 @@ def _decision_help(state: PotsmState, viewer: int | None) -> tuple[str, str]:
         "discarding a move card), or accuse an opponent of owning a pirate. Then the current adventure "
         "resolves on the line (PSM-401).",
     )
+
+
+WORDING = TableWording(standing=_standing, label=_label, decision=_decision, glossary=GLOSSARY, scores_title="fame")
 
 
 def table_view(state: PotsmState, viewer: int | None) -> TableView:
@@ -222,18 +219,5 @@ def table_view(state: PotsmState, viewer: int | None) -> TableView:
                 ),
             )
         )
-    decision, help_text = _decision_help(state, viewer)
-    current = state.current_player()
-    return TableView(
-        game=game.game_id,
-        title=f"{game.display_name} - turn {state.turn_index}, start {seat_name(state.start_seat)}",
-        viewer=viewer,
-        current_player=current,
-        status=turn_status(state, viewer, decision),
-        players=tuple(_player_line(state, s, viewer) for s in range(n)),
-        zones=tuple(zones),
-        decision_help=help_text,
-        legal=legal_for(state, viewer, lambda a: _label(state, current, a)),
-        result=result_line(state, "fame"),
-        glossary=GLOSSARY,
-    )
+    title = f"{game.display_name} - turn {state.turn_index}, start {seat_name(state.start_seat)}"
+    return WORDING.table_view(state, viewer, title, zones)

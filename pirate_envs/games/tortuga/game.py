@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from pirate_envs.core.game import Game, State, assert_in_range
 from pirate_envs.core.options import Option
-from pirate_envs.core.rewards import team_win_loss_returns
+from pirate_envs.core.rewards import clipped_margin, reward_options, team_win_loss_returns
 from pirate_envs.core.rng import Rng
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
@@ -132,7 +132,7 @@ class TortugaGame(Game):
         # Default on (TOR-807): with it off, heuristic tables at 9 players end after a median of 3 rounds
         # (docs/tortuga.md "Game length").
         Option("draw_replaces_action", True, bool, "TOR-807: DRAW only after an ACTION pass"),
-        Option("reward_mode", "win", str, "TOR-808/TOR-1005: team win/lose or score margin", choices=("win", "score")),
+        *reward_options("TOR-808/TOR-1005", modes="team win/lose or score margin"),
         Option("max_decisions", 0, int, "TOR-1006: truncate after this many decisions (0 = the bound B)", minimum=0),
     )
     variants: ClassVar[dict[str, dict[str, Any]]] = {
@@ -847,14 +847,14 @@ class TortugaState(State):
 
     def _returns(self) -> list[float]:
         n = self.game.num_players
-        if self.game.options["reward_mode"] == "win":
+        if self.game.reward_mode == "win":
             return team_win_loss_returns(self._winners(), n)
         scores = self.nation_scores()
         out = []
         for p in range(n):  # TOR-1005 score mode
             own = self.nation[p]
             best_other = max(scores[nat] for nat in self.game.nations_in_play if nat != own)
-            r = max(-1.0, min(1.0, (scores[own] - best_other) / 10.0))
+            r = clipped_margin(scores[own], best_other, 10.0)
             if self.exiled[p]:
                 r = min(r, 0.0)
             out.append(r)

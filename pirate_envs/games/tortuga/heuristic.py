@@ -8,8 +8,8 @@ Governor, mutinies against likely-enemy Captains as First Mate, votes for outcom
 treasure towards likely friends (Wild when allowed, declared the same way), keeps loot and maps or
 hands them to known friends, and draws events unless the Armada may be near while its nation trails.
 
-The bot has a compiled twin (``tor_act`` in ``pirate_envs/_native_bots_tortuga.c``), which :meth:`HeuristicPolicy.act`
-calls where the module is built (pirate_envs/core/native.py); :meth:`HeuristicPolicy.act_python` is the
+The bot has a compiled twin (``tor_act`` in this game's ``native/bot.c``), which :meth:`HeuristicPolicy.act`
+calls where the module is built (pirate_envs/core/native/); :meth:`HeuristicPolicy.act_python` is the
 reference it is tested against decision for decision (tests/test_native_bots.py) and the fallback.
 """
 
@@ -79,7 +79,7 @@ class HeuristicPolicy:
         self.native_spec = self._native_spec()
 
     def _native_spec(self) -> tuple:
-        """The offsets, constants and tables of the compiled bot (the order of ``T_*`` in _native_bots_tortuga.c)."""
+        """The offsets, constants and tables of the compiled bot (the order of ``T_*`` in native/bot.c)."""
         sl, ix = self.sl, self.ix
         return (
             self.game.observation_size,

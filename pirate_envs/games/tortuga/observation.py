@@ -9,7 +9,7 @@ a steal the viewer took no part in, and whether a ``MAP_GIVE`` decision exists f
 :func:`encode_reference` writes the vector field by field with no caches; :class:`ObservationEncoder`,
 the one the game uses, gives the same vector faster (vote statistics by one precomputed permutation,
 the log and the last vote cached per viewer by content), or, where the compiled module is built
-(pirate_envs/core/native.py), lets its twin ``tor_counts`` write the stored bytes.
+(pirate_envs/core/native/), lets its twin ``tor_counts`` (native/encode.c) write the stored bytes.
 """
 
 from __future__ import annotations
@@ -284,7 +284,7 @@ class ObservationEncoder:
 
     def encode(self, state: TortugaState, seat: int) -> np.ndarray:
         """The observation of ``seat``: its stored bytes written by the compiled twin where it is built
-        (pirate_envs/core/native.py), else by :meth:`_encode`; :func:`encode_reference` for a value that
+        (pirate_envs/core/native/), else by :meth:`_encode`; :func:`encode_reference` for a value that
         does not fit in a byte."""
         if NATIVE is not None:
             self._native_spec = self._native_spec or self.native_spec(state.game)

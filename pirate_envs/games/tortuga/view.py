@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pirate_envs.drawing.table import Card, TableView, Zone, legal_for, result_line, seat_name, turn_status
+from pirate_envs.drawing.table import Card, TableView, TableWording, Zone, result_line, seat_name, seat_name_at
 from pirate_envs.games.tortuga import actions as act
 from pirate_envs.games.tortuga.board import (
     CARD_NAMES,
@@ -143,12 +143,9 @@ def _log_text(state: TortugaState, entry: list[int], viewer: int | None) -> str:
     return log_entry_text(state, entry, viewer, name=seat_name)
 
 
-def _target(state: TortugaState, actor: int, offset: int) -> str:
-    return seat_name((actor + offset) % state.game.num_players)
-
-
 def _label(state: TortugaState, actor: int, action: int) -> tuple[str, str]:
-    idx = act.ActionIndex(state.game.num_players)
+    n = state.game.num_players
+    idx = act.ActionIndex(n)
     if 0 <= action < 8:
         return f"Move to {NODE_TITLES[action]}", PHASE_HELP[0]
     if action == act.PASS:
@@ -159,19 +156,31 @@ def _label(state: TortugaState, actor: int, action: int) -> tuple[str, str]:
         return "Call a mutiny", "A vote to exile this ship's Captain."
     if action == act.STEAL_GALLEON:
         return "Steal from the galleon", "Take one treasure from the galleon."
-    if idx.steal <= action < idx.steal + state.game.num_players:
-        return f"Steal from {_target(state, actor, action - idx.steal)}", "A secret steal of one treasure."
-    if idx.dispute <= action < idx.dispute + state.game.num_players:
-        return f"Dispute with {_target(state, actor, action - idx.dispute)}", "A vote to take their treasure."
+    if idx.steal <= action < idx.steal + n:
+        return f"Steal from {seat_name_at(actor, action - idx.steal, n)}", "A secret steal of one treasure."
+    if idx.dispute <= action < idx.dispute + n:
+        return f"Dispute with {seat_name_at(actor, action - idx.dispute, n)}", "A vote to take their treasure."
     if idx.vote <= action < idx.vote + 3:
         return f"Vote {VOTE_CARD_NAMES[action - idx.vote]}", PHASE_HELP[2]
     if idx.declare <= action < idx.declare + 2:
         return f"Declare Wild as {VOTE_CARD_NAMES[action - idx.declare]}", PHASE_HELP[3]
     if action == idx.draw:
         return "Draw an event card", PHASE_HELP[5]
-    if idx.select <= action < idx.select + state.game.num_players:
-        return f"Choose {_target(state, actor, action - idx.select)}", PHASE_HELP.get(state.phase, "")
+    if idx.select <= action < idx.select + n:
+        return f"Choose {seat_name_at(actor, action - idx.select, n)}", PHASE_HELP.get(state.phase, "")
     return f"Choose the {SHIP_NAMES[action - idx.ship]} ship", PHASE_HELP[10]
+
+
+def _standing(state: TortugaState, seat: int, viewer: int | None) -> str:
+    """The seat's role, place and nation as ``viewer`` may know them; its hoard and maps to itself (all at the end)."""
+    nation = NATION_NAMES[state.nation[seat]] if state.nation_known(viewer, seat) else "?"
+    hoard = f", hoard {state.hoard[seat]}, maps {state.maps[seat]}" if viewer == seat or state.game_over else ""
+    exiled = " EXILED" if state.exiled[seat] else ""
+    return f"{ROLE_SHORT[state.role[seat]]} at {NODE_NAMES[state.pos[seat]]}, {nation}{hoard}{exiled}"
+
+
+def _decision(state: TortugaState) -> tuple[str, str]:
+    return state.phase_name().lower().replace("_", " "), PHASE_HELP[state.phase]
 
 
 def describe_action(state: TortugaState, seat: int, action: int, viewer: int | None) -> str:
@@ -189,6 +198,9 @@ def describe_action(state: TortugaState, seat: int, action: int, viewer: int | N
         if idx.steal <= action < idx.steal + state.game.num_players and not state.game.options["public_steal"]:
             return f"{seat_name(seat)} stole from a player at {NODE_NAMES[state.pos[seat]]} (secret)"
     return f"{seat_name(seat)}: {_label(state, seat, action)[0]}"
+
+
+WORDING = TableWording(standing=_standing, label=_label, decision=_decision, glossary=GLOSSARY)
 
 
 def table_view(state: TortugaState, viewer: int | None) -> TableView:
@@ -236,32 +248,8 @@ def table_view(state: TortugaState, viewer: int | None) -> TableView:
                 cards=tuple(Card(label=_log_text(state, e, viewer), kind="log") for e in state.log[-6:]),
             )
         )
-    current = state.current_player()
-    decision, help_text = "", ""
-    if not state.is_terminal() and current == viewer:
-        decision, help_text = state.phase_name().lower().replace("_", " "), PHASE_HELP[state.phase]
-    players = []
-    for p in range(n):
-        nation = NATION_NAMES[state.nation[p]] if state.nation_known(viewer, p) else "?"
-        you = " (you)" if p == viewer else ""
-        hoard = f", hoard {state.hoard[p]}, maps {state.maps[p]}" if viewer == p or state.game_over else ""
-        players.append(
-            f"{seat_name(p)}{you}: {ROLE_SHORT[state.role[p]]} at {NODE_NAMES[state.pos[p]]}, {nation}{hoard}"
-            + (" EXILED" if state.exiled[p] else "")
-        )
     result = result_line(state)
     if result and not state.is_truncated():
         result = "Game over: " + result_text(state)  # the nations' scores, the tie, the exiled (TOR-703..705)
-    return TableView(
-        game=game.game_id,
-        title=f"Tortuga 1667 - round {state.round}/{game.options['max_rounds']}, active {seat_name(state.active)}",
-        viewer=viewer,
-        current_player=current,
-        status=turn_status(state, viewer, decision),
-        players=tuple(players),
-        zones=tuple(zones),
-        decision_help=help_text,
-        legal=legal_for(state, viewer, lambda a: _label(state, current, a)),
-        result=result,
-        glossary=GLOSSARY,
-    )
+    title = f"Tortuga 1667 - round {state.round}/{game.options['max_rounds']}, active {seat_name(state.active)}"
+    return WORDING.table_view(state, viewer, title, zones, result=result)

@@ -1,18 +1,18 @@
-/* The compiled twin of Tortuga 1667's heuristic bot (part of pirate_envs._native, optional).
+/* Tortuga 1667's compiled heuristic bot (part of pirate_envs._native, optional).
  *
  * tor_act(obs, mask, spec): the twin of pirate_envs.games.tortuga.heuristic.HeuristicPolicy.act, read from
  *     the seat's observation vector and action mask alone: the action, or None where the Python bot picks
  *     at random (its rule names an action the mask forbids).
  *
  * ``spec`` is the tuple HeuristicPolicy.native_spec builds once per game (the order of the T_* enum).
- * As in _native_bots.c, the Python code stays the reference: tests/test_native_bots.py compares the two
+ * As for Dead Man's Draw's bot, the Python code stays the reference: tests/test_native_bots.py compares the two
  * decision for decision, and an input the twin does not expect (a field outside its one-hot range, a
  * float64 vector) raises ValueError or TypeError so that the caller runs the Python bot, which then does
  * whatever it does with it. The friend estimate is computed with the same operations in the same order
  * (libm's log and exp, as Python's math module calls them), so the doubles agree bit for bit; every
  * ``max``/``min`` keeps the first of equal values, as Python's do.
  */
-#include "_native_bots.h"
+#include "core/native/common.h"
 #include <math.h>
 
 enum {
@@ -47,8 +47,7 @@ typedef struct {
 } Tor;
 
 static int tor_error(const char *what) {
-    PyErr_Format(PyExc_ValueError, "tortuga bot twin: %s", what);
-    return -1;
+    return twin_error("tortuga bot twin", what);
 }
 
 static int read_spec(Tor *t, PyObject *spec) {
@@ -57,11 +56,8 @@ static int read_spec(Tor *t, PyObject *spec) {
                            PyTuple_GET_ITEM(spec, T_DISTANCE)};
     unsigned char *into[3] = {t->composition, t->ship_node, &t->distance[0][0]};
     const Py_ssize_t sizes[3] = {3, 3, NODES * NODES};
-    for (int i = 0; i < 3; i++) {
-        if (!PyBytes_Check(tables[i]) || PyBytes_GET_SIZE(tables[i]) != sizes[i])
-            return tor_error("a byte table of the wrong length");
-        memcpy(into[i], PyBytes_AS_STRING(tables[i]), (size_t)sizes[i]);
-    }
+    for (int i = 0; i < 3; i++)
+        if (twin_bytes(tables[i], into[i], sizes[i], "tortuga bot twin") < 0) return -1;
     const long *sp = t->sp, n = sp[T_N], na = sp[T_NUM_ACTIONS];
     t->n = n;
     if (n < 2 || n > MAX_PLAYERS || na < 1 || na > MAX_ACTIONS) return tor_error("too many players or actions");
@@ -129,9 +125,7 @@ static int read_obs(Tor *t, PyObject *obs_obj, PyObject *mask_obj, Py_buffer *bu
     if (twin_obs_and_mask(obs_obj, mask_obj, sp[T_SIZE], sp[T_NUM_ACTIONS], buf, mbuf, "tortuga bot twin") < 0)
         return -1;
     t->mask = (const char *)mbuf->buf;
-    t->n_legal = 0;
-    for (long a = 0; a < sp[T_NUM_ACTIONS]; a++)
-        if (t->mask[a] != 0) t->legal[t->n_legal++] = (int)a;
+    t->n_legal = legal_actions(t->mask, sp[T_NUM_ACTIONS], t->legal);
     if (t->n_legal < 2) return 0; /* nothing to read: no choice, or the error the Python bot raises */
     const float *obs = (const float *)buf->buf;
     /* each player block's position, role and nation (-1: unknown) from their one-hots, and its visible

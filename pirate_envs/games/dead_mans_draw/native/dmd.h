@@ -1,22 +1,16 @@
-/* Compiled twins of the heuristic bots (part of pirate_envs._native, optional).
- *
- * Like the encoders in _native.c, each function here has a pure-Python twin that stays the reference:
- * tests/test_native_bots.py compares them decision for decision and bit for bit, and a function that
- * meets a value it does not expect raises (ValueError, TypeError) so that the caller runs the Python code.
- *
- * Dead Man's Draw's bot, read from the seat's observation vector and action mask alone, as
- * pirate_envs.games.dead_mans_draw.heuristic.HeuristicPolicy reads them:
- *
- * dmd_act(obs, mask, spec, margin): the twin of HeuristicPolicy.act: the action, or None where the Python
- *     bot picks at random (a phase it has no rule for).
- * dmd_features(out, obs, mask, spec, scale): the twin of action_features.action_features_python: writes
- *     the zero-filled float32 (actions, 8) feature matrix ``out``, values in points times ``scale``.
+/* What Dead Man's Draw's compiled bot (bot.c) and action features (features.c) share: the spec, the reading of
+ * the seat's observation and mask, and the bot's estimates (score, bank, bust cost, draw total, target loss),
+ * the twins of pirate_envs.games.dead_mans_draw.heuristic.HeuristicPolicy's helpers, which
+ * action_features.py reads as well. static inline: a file that uses one of them does not warn of the others.
  *
  * ``spec`` is the tuple HeuristicPolicy.native_spec builds once per game (the order of the B_* enum).
  * Every sum is taken in the order the Python code takes it, so the doubles agree bit for bit, and every
  * ``max(legal, key=...)`` keeps the first of equal values, as Python's max does.
  */
-#include "_native_bots.h"
+#ifndef PIRATE_ENVS_DMD_NATIVE_H
+#define PIRATE_ENVS_DMD_NATIVE_H
+
+#include "core/native/common.h"
 #include <math.h>
 
 enum {
@@ -41,7 +35,6 @@ enum {
 #define MAX_SUITS 16
 #define MAX_PLAYERS 8
 #define MAX_ACTIONS 256
-#define CHANNELS 8
 
 typedef struct {
     long sp[B_INTS];
@@ -65,12 +58,11 @@ typedef struct {
     double row_bonus[MAX_SUITS];
 } Dmd;
 
-static int spec_error(const char *what) {
-    PyErr_Format(PyExc_ValueError, "dmd bot twin: %s", what);
-    return -1;
+static inline int spec_error(const char *what) {
+    return twin_error("dmd bot twin", what);
 }
 
-static int float_table(PyObject *table, double *into, long size) {
+static inline int float_table(PyObject *table, double *into, long size) {
     if (!PyTuple_Check(table) || PyTuple_GET_SIZE(table) != size) return spec_error("a table of the wrong length");
     for (long i = 0; i < size; i++) {
         PyObject *o = PyTuple_GET_ITEM(table, i);
@@ -80,13 +72,11 @@ static int float_table(PyObject *table, double *into, long size) {
     return 0;
 }
 
-static int byte_table(PyObject *table, unsigned char *into, long size) {
-    if (!PyBytes_Check(table) || PyBytes_GET_SIZE(table) != size) return spec_error("a byte table of the wrong length");
-    memcpy(into, PyBytes_AS_STRING(table), (size_t)size);
-    return 0;
+static inline int byte_table(PyObject *table, unsigned char *into, long size) {
+    return twin_bytes(table, into, size, "dmd bot twin");
 }
 
-static int read_spec(Dmd *d, PyObject *spec) {
+static inline int read_spec(Dmd *d, PyObject *spec) {
     if (twin_spec_ints(spec, B_COUNT, B_INTS, d->sp, "dmd bot twin") < 0) return -1;
     const long *sp = d->sp, nc = sp[B_NUM_CARDS], ns = sp[B_NUM_SUITS];
     if (nc < 1 || nc > MAX_CARDS || ns < 1 || ns > MAX_SUITS || sp[B_N] < 2 || sp[B_N] > MAX_PLAYERS ||
@@ -118,13 +108,13 @@ static int read_spec(Dmd *d, PyObject *spec) {
 }
 
 /* The first entry of the one-hot field at ``start`` that is set, else ``otherwise`` (heuristic._first). */
-static int first_set(const float *obs, long start, long size, int otherwise) {
+static inline int first_set(const float *obs, long start, long size, int otherwise) {
     for (long i = 0; i < size; i++)
         if (obs[start + i] != 0.0f) return (int)i;
     return otherwise;
 }
 
-static int set_ids(const float *obs, long start, long size, int *found) {
+static inline int set_ids(const float *obs, long start, long size, int *found) {
     int n = 0;
     for (long i = 0; i < size; i++)
         if (obs[start + i] != 0.0f) found[n++] = (int)i;
@@ -133,13 +123,11 @@ static int set_ids(const float *obs, long start, long size, int *found) {
 
 /* Reads the observation and the mask (HeuristicPolicy._read, with its pile, known and legal actions);
  * 0, or -1 on an error. On 0 the observation's buffer is held until release_obs. */
-static int read_obs(Dmd *d, PyObject *obs_obj, PyObject *mask_obj) {
+static inline int read_obs(Dmd *d, PyObject *obs_obj, PyObject *mask_obj) {
     Py_buffer buf, mbuf;
     const long *sp = d->sp, nc = sp[B_NUM_CARDS];
     if (twin_obs_and_mask(obs_obj, mask_obj, sp[B_SIZE], sp[B_NUM_ACTIONS], &buf, &mbuf, "dmd bot twin") < 0) return -1;
-    d->n_legal = 0;
-    for (long a = 0; a < sp[B_NUM_ACTIONS]; a++)
-        if (((const char *)mbuf.buf)[a] != 0) d->legal[d->n_legal++] = (int)a;
+    d->n_legal = legal_actions((const char *)mbuf.buf, sp[B_NUM_ACTIONS], d->legal);
     PyBuffer_Release(&mbuf);
     d->obs_buf = buf; /* released by the caller (release_obs) */
     const float *obs = (const float *)buf.buf;
@@ -181,11 +169,11 @@ static int read_obs(Dmd *d, PyObject *obs_obj, PyObject *mask_obj) {
     return 0;
 }
 
-static void release_obs(Dmd *d) {
+static inline void release_obs(Dmd *d) {
     PyBuffer_Release(&d->obs_buf);
 }
 
-static double bend(const Dmd *d, long s) {
+static inline double bend(const Dmd *d, long s) {
     if (d->variant == d->sp[B_SUDDEN_DEATH] && s >= 50)
         s += 100;
     else if (d->variant == d->sp[B_UNDERTOW] && s > 60)
@@ -193,7 +181,7 @@ static double bend(const Dmd *d, long s) {
     return (double)s;
 }
 
-static double bend_tops(const Dmd *d, const long *top) {
+static inline double bend_tops(const Dmd *d, const long *top) {
     long s = 0, empty = 0;
     for (long k = 0; k < d->sp[B_NUM_SUITS]; k++) {
         s += top[k];
@@ -203,11 +191,11 @@ static double bend_tops(const Dmd *d, const long *top) {
     return bend(d, s);
 }
 
-static int piri(const Dmd *d) {
+static inline int piri(const Dmd *d) {
     return d->variant == d->sp[B_PIRI_REIS];
 }
 
-static void raise_tops(const Dmd *d, long *top, const int *cards, int n) {
+static inline void raise_tops(const Dmd *d, long *top, const int *cards, int n) {
     for (int i = 0; i < n; i++) {
         long v = d->value[cards[i]];
         if (v > top[d->suit[cards[i]]]) top[d->suit[cards[i]]] = v;
@@ -215,7 +203,7 @@ static void raise_tops(const Dmd *d, long *top, const int *cards, int n) {
 }
 
 /* score([*own collection, *cards]) (HeuristicPolicy._score_mine) */
-static double score_mine(const Dmd *d, const int *cards, int n) {
+static inline double score_mine(const Dmd *d, const int *cards, int n) {
     if (piri(d)) {
         long s = d->mine_total;
         for (int i = 0; i < n; i++) s += d->value[cards[i]];
@@ -227,11 +215,11 @@ static double score_mine(const Dmd *d, const int *cards, int n) {
     return bend_tops(d, top);
 }
 
-static double gain(const Dmd *d, const int *cards, int n) {
+static inline double gain(const Dmd *d, const int *cards, int n) {
     return score_mine(d, cards, n) - d->own_score;
 }
 
-static int row_has(const Dmd *d, long suit) {
+static inline int row_has(const Dmd *d, long suit) {
     for (int i = 0; i < d->n_row; i++)
         if (d->suit[d->row[i]] == suit) return 1;
     return 0;
@@ -240,7 +228,7 @@ static int row_has(const Dmd *d, long suit) {
 /* The collection alone (_my_base, _own_score) and with the row (_row_summary): S before the bends, the top
  * value per suit, what a first card of a suit takes back of Grand Slam's penalty, per suit the Key+Chest
  * bonus a card of it would make due. */
-static void summarise(Dmd *d) {
+static inline void summarise(Dmd *d) {
     const long ns = d->sp[B_NUM_SUITS];
     d->mine_total = 0;
     memset(d->mine_top, 0, sizeof d->mine_top);
@@ -280,19 +268,19 @@ static void summarise(Dmd *d) {
 
 /* HeuristicPolicy.bonus_due: whether the row, with a card of ``extra_suit`` added (-1: none), holds a Key
  * and a Chest */
-static int bonus_due(const Dmd *d, long extra_suit) {
+static inline int bonus_due(const Dmd *d, long extra_suit) {
     const long key = d->sp[B_KEY], chest = d->sp[B_CHEST];
     return (extra_suit == key || row_has(d, key)) && (extra_suit == chest || row_has(d, chest));
 }
 
 /* HeuristicPolicy.bank_value(row) */
-static double bank_value(const Dmd *d) {
+static inline double bank_value(const Dmd *d) {
     return gain(d, d->row, d->n_row) + (bonus_due(d, -1) ? 1.2 * d->n_row : 0.0);
 }
 
 /* HeuristicPolicy.bust_cost: of ``bank``, what a bust would lose (the cards from the rightmost Anchor or
  * marker on; every row card where there is none) */
-static double bust_cost(const Dmd *d, double bank) {
+static inline double bust_cost(const Dmd *d, double bank) {
     int p = -1;
     for (int i = d->n_entries - 1; i >= 0; i--) {
         int e = d->entries[i];
@@ -314,12 +302,12 @@ static double bust_cost(const Dmd *d, double bank) {
     return bank - gain(d, kept, n);
 }
 
-static long key_of(const Dmd *d, int card) {
+static inline long key_of(const Dmd *d, int card) {
     return d->variant == d->sp[B_UNCHARTED_WATERS] ? d->value[card] : d->suit[card];
 }
 
 /* HeuristicPolicy.busts(card): whether the card would bust the row (DMD-505c) */
-static int busts(const Dmd *d, int card) {
+static inline int busts(const Dmd *d, int card) {
     for (int i = 0; i < d->n_row; i++)
         if (key_of(d, d->row[i]) == key_of(d, card)) return 1;
     return 0;
@@ -327,7 +315,7 @@ static int busts(const Dmd *d, int card) {
 
 /* HeuristicPolicy.next_draws: the peeked top card, else the pile less the cards peeked deeper (all of it
  * where that leaves none) */
-static int next_draws(const Dmd *d, int *out) {
+static inline int next_draws(const Dmd *d, int *out) {
     if (d->known[0] >= 0) {
         out[0] = d->known[0];
         return 1;
@@ -343,7 +331,7 @@ static int next_draws(const Dmd *d, int *out) {
 }
 
 /* HeuristicPolicy.draw_total: the summed value of the next draw over ``pile`` and how many of its cards bust */
-static double draw_total(const Dmd *d, const int *pile, int n_pile, double bank, double lost_value,
+static inline double draw_total(const Dmd *d, const int *pile, int n_pile, double bank, double lost_value,
                          const double *pull, int *n_busts) {
     const long ns = d->sp[B_NUM_SUITS];
     double flat[MAX_SUITS];
@@ -372,7 +360,7 @@ static double draw_total(const Dmd *d, const int *pile, int n_pile, double bank,
 }
 
 /* HeuristicPolicy.row_gain(card): what ``card`` adds to the collection plus the row */
-static double row_gain(const Dmd *d, int card) {
+static inline double row_gain(const Dmd *d, int card) {
     long s, v = d->value[card];
     if (piri(d)) {
         s = d->raw + v;
@@ -385,7 +373,7 @@ static double row_gain(const Dmd *d, int card) {
 
 /* HeuristicPolicy.top_card_loss: the top card of ``suit`` in the collection of the seat at offset ``k``
  * (its stack's last card: ids ascend with values within a suit) and what losing it costs that seat */
-static int top_card_loss(const Dmd *d, long k, long suit, int *card, double *loss) {
+static inline int top_card_loss(const Dmd *d, long k, long suit, int *card, double *loss) {
     const long nc = d->sp[B_NUM_CARDS], ns = d->sp[B_NUM_SUITS];
     if (k < 0 || k >= d->sp[B_N] || suit < 0 || suit >= ns) return spec_error("a target outside the seats or suits");
     long values[MAX_SUITS] = {0}, seconds[MAX_SUITS] = {0}, total = 0;
@@ -413,13 +401,13 @@ static int top_card_loss(const Dmd *d, long k, long suit, int *card, double *los
 }
 
 /* a seat's live score in points, as the Python bot rounds it: (float32 entry * 100).round() */
-static double score_of(const Dmd *d, long k) {
+static inline double score_of(const Dmd *d, long k) {
     float x = d->obs[d->sp[B_SCORES] + k] * 100.0f;
     return (double)nearbyintf(x);
 }
 
 /* HeuristicPolicy.leader_weight(k): 2 for a seat at least as high as every opponent still in, else 1 */
-static double leader_weight(const Dmd *d, long k) {
+static inline double leader_weight(const Dmd *d, long k) {
     double best = 0.0;
     int any = 0;
     for (long j = 1; j < d->sp[B_N]; j++) {
@@ -432,23 +420,23 @@ static double leader_weight(const Dmd *d, long k) {
     return score_of(d, k) >= best ? 2.0 : 1.0;
 }
 
-static int target_phase(const Dmd *d) {
+static inline int target_phase(const Dmd *d) {
     const long *sp = d->sp, p = d->phase;
     return p == sp[B_CANNON_TARGET] || p == sp[B_SWORD_TARGET] || p == sp[B_PLUNDER_PICK];
 }
 
-static int own_suit_phase(const Dmd *d) {
+static inline int own_suit_phase(const Dmd *d) {
     return d->phase == d->sp[B_HOOK_SUIT] || d->phase == d->sp[B_NAVIGATOR_SELF];
 }
 
-static int card_phase(const Dmd *d) {
+static inline int card_phase(const Dmd *d) {
     const long *sp = d->sp, p = d->phase;
     return p == sp[B_MAP_PICK] || p == sp[B_MERMAID_PICK] || p == sp[B_RAKE_PICK];
 }
 
 /* A target action (DMD-1048): the seat offset ``k`` and ``suit`` it names, the top card there and what
  * losing it costs that seat (HeuristicPolicy._target's divmod, then top_card_loss); -1 on an error. */
-static int target_loss(const Dmd *d, int a, long *k, long *suit, int *card, double *loss) {
+static inline int target_loss(const Dmd *d, int a, long *k, long *suit, int *card, double *loss) {
     const long base = d->sp[B_TARGET_BASE], ns = d->sp[B_NUM_SUITS];
     if (a < base) return spec_error("a target action below the target actions");
     *k = (a - base) / ns + 1;
@@ -456,215 +444,4 @@ static int target_loss(const Dmd *d, int a, long *k, long *suit, int *card, doub
     return top_card_loss(d, *k, *suit, card, loss);
 }
 
-/* HeuristicPolicy.should_draw */
-static int should_draw(const Dmd *d, double margin) {
-    if (d->known[0] >= 0) return !busts(d, d->known[0]) || d->n_row == 0;
-    if (d->n_row == 0) return 1;
-    int pile[MAX_CARDS], n_busts;
-    int n = next_draws(d, pile);
-    if (n == 0) return spec_error("an empty draw pile");
-    double bank = bank_value(d);
-    if (d->variant == d->sp[B_SUDDEN_DEATH] && score_mine(d, d->row, d->n_row) >= 150) return 0;
-    double lost_value = bust_cost(d, bank);
-    double total = draw_total(d, pile, n, bank, lost_value, d->half_pull, &n_busts);
-    return total / n > margin;
-}
-
-/* The value HeuristicPolicy.act maximises over the legal actions of the decision's phase; -1 on an error. */
-static int action_value(const Dmd *d, int a, double *value) {
-    const long *sp = d->sp, phase = d->phase;
-    int card;
-    double loss;
-    if (phase == sp[B_ABILITY_CHOICE]) {
-        long i = a - sp[B_ABILITY_BASE];
-        if (i < 0 || i >= sp[B_NUM_ABILITIES]) return spec_error("an ability outside the abilities");
-        *value = d->rank[i];
-    } else if (phase == sp[B_LOCKER_TARGET]) {
-        long k = a - sp[B_LOCKER_TARGET_BASE];
-        if (k < 0 || k >= sp[B_N]) return spec_error("a Locker target outside the seats");
-        *value = score_of(d, k);
-    } else if (target_phase(d)) {
-        long k, suit;
-        if (target_loss(d, a, &k, &suit, &card, &loss) < 0) return -1;
-        double weight = leader_weight(d, k);
-        if (phase == sp[B_CANNON_TARGET]) {
-            *value = loss * weight;
-            return 0;
-        }
-        double mine = row_gain(d, card);
-        if (phase == sp[B_SWORD_TARGET])
-            *value = busts(d, card) ? -50.0 + loss * weight : mine + loss * weight * 0.5 + d->bonus[suit];
-        else
-            *value = mine + loss * weight * 0.5;
-    } else if (own_suit_phase(d)) {
-        long suit = a - sp[B_OWN_SUIT_BASE];
-        if (top_card_loss(d, 0, suit, &card, &loss) < 0) return -1;
-        if (phase == sp[B_NAVIGATOR_SELF]) {
-            *value = -loss;
-        } else if (busts(d, card)) {
-            *value = -50.0 - loss;
-        } else {
-            double bonus = d->bonus[suit];
-            if ((suit == sp[B_KEY] && row_has(d, sp[B_CHEST])) || (suit == sp[B_CHEST] && row_has(d, sp[B_KEY])))
-                bonus += 2.0;
-            *value = bonus - 0.3 * loss;
-        }
-    } else {
-        card = a - (int)sp[B_CARD_BASE];
-        if (card < 0 || card >= sp[B_NUM_CARDS]) return spec_error("a card outside the cards");
-        long suit = d->suit[card];
-        if (phase == sp[B_MAP_PICK]) {
-            if (busts(d, card)) {
-                *value = -50.0 - d->value[card];
-                return 0;
-            }
-            double v = row_gain(d, card) + d->bonus[suit];
-            if (bonus_due(d, suit) && !bonus_due(d, -1)) v += 1.2 * (d->n_row + 1);
-            *value = v;
-        } else if (phase == sp[B_MERMAID_PICK]) {
-            if (suit == sp[B_ANCHOR])
-                *value = 10.0 + d->value[card] * 0.01;
-            else if (suit == sp[B_MERMAID])
-                *value = -10.0;
-            else
-                *value = d->bonus[suit] - 0.01 * d->value[card];
-        } else if (phase == sp[B_RAKE_PICK]) {
-            *value = gain(d, &card, 1) + 2.0 * (suit == sp[B_ANCHOR]);
-        } else {
-            return spec_error("no rule for this phase");
-        }
-    }
-    return 0;
-}
-
-/* the phases HeuristicPolicy.act decides by the largest action_value */
-static int bot_phase(const Dmd *d) {
-    return d->phase == d->sp[B_ABILITY_CHOICE] || d->phase == d->sp[B_LOCKER_TARGET] || target_phase(d) ||
-           own_suit_phase(d) || card_phase(d);
-}
-
-PyObject *dmd_act(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *obs_obj, *mask_obj, *spec;
-    double margin;
-    if (!PyArg_ParseTuple(args, "OOOd", &obs_obj, &mask_obj, &spec, &margin)) return NULL;
-    Dmd d;
-    if (read_spec(&d, spec) < 0 || read_obs(&d, obs_obj, mask_obj) < 0) return NULL;
-    long action = -1;
-    const long *sp = d.sp;
-    if (d.n_legal == 0) {
-        spec_error("no legal action");
-        goto fail;
-    }
-    if (d.n_legal == 1) {
-        action = d.legal[0];
-    } else if (d.phase == sp[B_DRAW_OR_STOP]) {
-        summarise(&d);
-        int draw = should_draw(&d, margin);
-        if (draw < 0) goto fail;
-        action = draw ? sp[B_DRAW] : sp[B_STOP];
-    } else if (d.phase == sp[B_LOCKER_ACCEPT]) {
-        action = sp[B_ACCEPT];
-    } else if (bot_phase(&d)) {
-        summarise(&d);
-        double best = 0.0;
-        for (int i = 0; i < d.n_legal; i++) {
-            double value;
-            if (action_value(&d, d.legal[i], &value) < 0) goto fail;
-            if (i == 0 || value > best) {
-                best = value;
-                action = d.legal[i];
-            }
-        }
-    }
-    release_obs(&d);
-    if (action < 0) Py_RETURN_NONE; /* the Python bot's random pick */
-    return PyLong_FromLong(action);
-fail:
-    release_obs(&d);
-    return NULL;
-}
-
-PyObject *dmd_features(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *out_obj, *obs_obj, *mask_obj, *spec;
-    double scale;
-    if (!PyArg_ParseTuple(args, "OOOOd", &out_obj, &obs_obj, &mask_obj, &spec, &scale)) return NULL;
-    Dmd d;
-    Py_buffer out;
-    if (read_spec(&d, spec) < 0) return NULL;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    const long *sp = d.sp;
-    if (out.format == NULL || strcmp(out.format, "f") != 0 || out.len != (Py_ssize_t)(sp[B_NUM_ACTIONS] * CHANNELS * (long)sizeof(float))) {
-        PyBuffer_Release(&out);
-        PyErr_SetString(PyExc_TypeError, "dmd_features: out must be the float32 (actions, 8) matrix");
-        return NULL;
-    }
-    if (read_obs(&d, obs_obj, mask_obj) < 0) {
-        PyBuffer_Release(&out);
-        return NULL;
-    }
-    float *rows = (float *)out.buf;
-    const long phase = d.phase;
-    int card;
-    double loss;
-    if (d.n_legal == 0) goto done;
-    summarise(&d);
-    if (phase == sp[B_DRAW_OR_STOP]) {
-        double bank = bank_value(&d);
-        rows[sp[B_STOP] * CHANNELS] = (float)(bank * scale);
-        int pile[MAX_CARDS], n_busts;
-        int n = next_draws(&d, pile);
-        if (n > 0) {
-            double lost_value = bust_cost(&d, bank);
-            double zero[MAX_SUITS] = {0};
-            double total = draw_total(&d, pile, n, bank, lost_value, zero, &n_busts);
-            float *draw = rows + sp[B_DRAW] * CHANNELS;
-            draw[1] = (float)(total / n * scale);
-            draw[2] = (float)((double)n_busts / n);
-            draw[3] = (float)(lost_value * scale);
-        }
-    } else if (target_phase(&d)) {
-        for (int i = 0; i < d.n_legal; i++) {
-            int a = d.legal[i];
-            long k, suit;
-            if (target_loss(&d, a, &k, &suit, &card, &loss) < 0) goto fail;
-            float *row = rows + (long)a * CHANNELS;
-            row[5] = (float)(loss * leader_weight(&d, k) * scale);
-            if (phase != sp[B_CANNON_TARGET]) {
-                row[4] = (float)(row_gain(&d, card) * scale);
-                row[6] = (float)(phase == sp[B_SWORD_TARGET] && busts(&d, card));
-                row[7] = (float)d.bonus[suit];
-            }
-        }
-    } else if (own_suit_phase(&d)) {
-        for (int i = 0; i < d.n_legal; i++) {
-            int a = d.legal[i];
-            long suit = a - sp[B_OWN_SUIT_BASE];
-            if (top_card_loss(&d, 0, suit, &card, &loss) < 0) goto fail;
-            float *row = rows + (long)a * CHANNELS;
-            row[4] = (float)(-loss * scale);
-            row[6] = (float)(phase == sp[B_HOOK_SUIT] && busts(&d, card));
-            row[7] = (float)d.bonus[suit];
-        }
-    } else if (card_phase(&d)) {
-        for (int i = 0; i < d.n_legal; i++) {
-            int a = d.legal[i];
-            card = a - (int)sp[B_CARD_BASE];
-            if (card < 0 || card >= sp[B_NUM_CARDS]) {
-                spec_error("a card outside the cards");
-                goto fail;
-            }
-            float *row = rows + (long)a * CHANNELS;
-            row[4] = (float)(row_gain(&d, card) * scale);
-            row[6] = (float)(phase != sp[B_RAKE_PICK] && busts(&d, card));
-            row[7] = (float)d.bonus[d.suit[card]];
-        }
-    }
-done:
-    release_obs(&d);
-    PyBuffer_Release(&out);
-    Py_RETURN_NONE;
-fail:
-    release_obs(&d);
-    PyBuffer_Release(&out);
-    return NULL;
-}
+#endif

@@ -1,16 +1,16 @@
-/* What the compiled twins of Pirates of the Spanish Main share (_native_bots_potsm.c, the heuristic bot;
- * _native_features_potsm.c, the action features): the current adventure's resolvers and the move cards'
- * effect on the line, the twins of pirate_envs.games.potsm.heuristic.RESOLVERS and line_after_move.
+/* What the compiled twins of Pirates of the Spanish Main share (bot.c, the heuristic bot; features.c, the
+ * action features): the current adventure's resolvers and the move cards' effect on the line, the twins of
+ * pirate_envs.games.potsm.heuristic.RESOLVERS and line_after_move.
  *
  * The rules arrive as a "rules spec", the tuple pirate_envs.games.potsm.heuristic.native_rules_spec() builds
  * (the order of the R_* enum; its last entries are the resolver table and the nation of each ship, as
  * bytes), so no constant of the rules is written twice. Fame changes are small whole numbers, so every
  * double here is exact, and the order of the Python loops is kept anyway.
  */
-#ifndef PIRATE_ENVS_NATIVE_POTSM_H
-#define PIRATE_ENVS_NATIVE_POTSM_H
+#ifndef PIRATE_ENVS_POTSM_NATIVE_H
+#define PIRATE_ENVS_POTSM_NATIVE_H
 
-#include "_native_bots.h"
+#include "core/native/common.h"
 #include <math.h>
 
 #define PS_SHIPS 9

@@ -1,4 +1,4 @@
-/* The compiled twin of Pirates of the Spanish Main's heuristic bot (part of pirate_envs._native, optional).
+/* Pirates of the Spanish Main's compiled heuristic bot (part of pirate_envs._native, optional).
  *
  * potsm_act(obs, mask, spec, scores): the twin of pirate_envs.games.potsm.heuristic.HeuristicPolicy.act,
  *     read from the seat's observation vector and action mask alone. Returns the action; the tuple of the
@@ -9,14 +9,14 @@
  *
  * ``spec`` is the tuple HeuristicPolicy.native_spec builds once per bot (the order of the P_* enum): the
  * observation's offsets, the bot's parameters and potential tables, and the rules spec of
- * _native_potsm.h. Every value is computed with the same operations in the same order as the Python
+ * potsm.h. Every value is computed with the same operations in the same order as the Python
  * code, and every ``sum`` as the Python this module is built for adds (py_sum: left to right before 3.12,
  * compensated from 3.12 on), so the scores agree bit for bit. As a second line of defence, a decision
  * is left to the Python bot (None) whenever a score lies within 1e-11 (relative) of the tie threshold
  * (best score - TIE_TOLERANCE, read from the spec), the only place where a difference in the last bits
  * could change it.
  */
-#include "_native_potsm.h"
+#include "potsm.h"
 
 enum {
     P_SIZE, P_N, P_NUM_ACTIONS, P_HAND, P_UPCOMING, P_SINKHORN,
@@ -92,8 +92,7 @@ static double py_sum(const double *x, int n) {
 }
 
 static int pb_error(const char *what) {
-    PyErr_Format(PyExc_ValueError, WHO ": %s", what);
-    return -1;
+    return twin_error(WHO, what);
 }
 
 static const double *doubles(PyObject *spec, int at, Py_ssize_t count) {
@@ -314,7 +313,7 @@ static void prepare(Pb *b) {
     }
 }
 
-/* _line_scorer's score (keep = 1) and _line_score with ``keep`` != 1 (Fog): the adventure's fame on the
+/* _line_scorer's score, with keep = 1 or with Fog's ``keep`` != 1: the adventure's fame on the
  * line, then the potential of the line after it. */
 static double line_score(const Pb *b, const int *line, const int *damaged, double keep) {
     double delta[PS_SHIPS];
@@ -449,9 +448,7 @@ PyObject *potsm_act(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     b.o = (const float *)buf.buf;
     const char *mask = (const char *)mbuf.buf;
-    b.n_legal = 0;
-    for (long a = 0; a < b.sp[P_NUM_ACTIONS]; a++)
-        if (mask[a]) b.legal[b.n_legal++] = (int)a;
+    b.n_legal = legal_actions(mask, b.sp[P_NUM_ACTIONS], b.legal);
     PyObject *result = NULL;
     double scores[MAX_ACTIONS];
     if (b.n_legal == 0) {

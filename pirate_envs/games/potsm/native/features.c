@@ -1,4 +1,4 @@
-/* The compiled twin of Pirates of the Spanish Main's per-action features (part of pirate_envs._native, optional).
+/* Pirates of the Spanish Main's compiled per-action features (part of pirate_envs._native, optional).
  *
  * potsm_features(out, obs, mask, rules_spec, n, layout): the twin of
  *     pirate_envs.games.potsm.action_features.action_features_python, written into the zero-filled float32
@@ -9,7 +9,7 @@
  *     (batch, actions), ``out`` a zero-filled float32 (legal actions in all, 9 * K) matrix that receives the
  *     rows in the order of ``numpy.nonzero(masks)`` (what an action-feature network's head reads in training).
  *
- * ``rules_spec`` is heuristic.native_rules_spec() (see _native_potsm.h); ``layout`` is the tuple
+ * ``rules_spec`` is heuristic.native_rules_spec() (see potsm.h); ``layout`` is the tuple
  * action_features._twin_layout(n) builds once per player count: the observation size, the starts of the
  * fields read (ship_position, ship_damaged, ship_fame, ship_revealed_owner, current_adventure) and, last,
  * the float64 table of channels 2..5 (_CHANNELS_2_TO_5, C-contiguous), which is read rather than rebuilt so
@@ -21,7 +21,7 @@
  * ship_position field that is not a permutation by argmax, NaN or infinite values in the fields read)
  * raises ValueError, and the caller then runs the Python code, which does whatever it does with it.
  */
-#include "_native_potsm.h"
+#include "potsm.h"
 
 enum { L_SIZE, L_POSITION, L_DAMAGED, L_FAME, L_REVEALED, L_CURRENT, L_INTS, L_TABLE = L_INTS, L_COUNT };
 
@@ -269,8 +269,7 @@ PyObject *potsm_legal_features(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     PyObject *result = NULL;
     if (PyObject_GetBuffer(c.mask, &masks, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto no_masks;
-    const char *format = masks.format == NULL ? "B" : masks.format;
-    if ((strcmp(format, "b") != 0 && strcmp(format, "B") != 0 && strcmp(format, "?") != 0) || masks.ndim != 2 ||
+    if (!byte_mask_format(&masks) || masks.ndim != 2 ||
         masks.shape[0] != obs.shape[0] || masks.shape[1] != c.num_actions) {
         PyErr_Format(PyExc_TypeError, "%s: the masks must be one byte (int8, uint8, bool) per action, a row per observation",
                      who);

@@ -1,9 +1,13 @@
-"""The optional compiled twins of hot paths (``pirate_envs/_native.c``): loaded here, or ``None``.
+"""The optional compiled twins of hot paths (the module ``pirate_envs._native``): loaded here, or ``None``.
 
 Every compiled function has a pure-Python twin that stays the reference and the fallback: the twin runs
 when the module was not built (no C compiler at install time), when ``PIRATE_ENVS_PURE_PYTHON=1`` is set
 before ``pirate_envs`` is imported, and whenever the compiled function meets a value it does not expect
 (it raises one of :data:`FALLBACK_ERRORS`, :func:`twin_writes` returns False and the caller runs its Python code).
+
+The module's C sources live with their games (``pirate_envs/games/<game>/native/*.c``); this folder holds
+what they share (``common.h``) and the module's method table (``module.c``), built into the one module by
+setup.py.
 """
 
 from __future__ import annotations
