@@ -199,7 +199,8 @@ def _blocks(
     every ship's position now."""
     g = len(lines)
     line = np.array(lines)
-    position = np.empty((g, NUM_SHIPS), dtype=np.intp)  # by ship
+    position = np.zeros((g, NUM_SHIPS), dtype=np.intp)  # by ship (zeros: a line that is no permutation, read from a
+    # tampered observation, leaves some ships unplaced; they then read as the front, the same every call)
     position[np.arange(g)[:, None], line] = _POSITIONS
     damaged = np.array(afters)
     delta = np.array(deltas, dtype=np.float64)

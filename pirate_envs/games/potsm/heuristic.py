@@ -484,7 +484,9 @@ def nation_move_id(a: int, line: Line, nations: bytes) -> int:
     if pid is None:
         new_line = line_after_move(a, list(line), [0] * 9)[0]
         place = {s: p for p, s in enumerate(line)}
-        pid = _NATION_MOVE_IDS[key] = _permutation_id(tuple(place[s] for s in new_line))
+        pid = _permutation_id(tuple(place[s] for s in new_line))
+        if len(place) == 9:  # a line that is no permutation (a hostile observation) must not poison the cache
+            _NATION_MOVE_IDS[key] = pid
     return pid
 
 

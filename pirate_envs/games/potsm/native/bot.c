@@ -15,6 +15,11 @@
  * is left to the Python bot (None) whenever a score lies within 1e-11 (relative) of the tie threshold
  * (best score - TIE_TOLERANCE, read from the spec), the only place where a difference in the last bits
  * could change it.
+ *
+ * An input the twin does not read as the Python bot does raises ValueError, and the Python bot decides: a
+ * spec whose fields reach outside the observation, ship positions that are no permutation (two ships on
+ * one place), NaN or infinite entries, a deck size outside int's range (never cast: that is undefined
+ * behaviour in C), or scores that overflow to infinities.
  */
 #include "potsm.h"
 
@@ -54,6 +59,7 @@ enum {
 #define MAX_PLAYERS 4
 #define MAX_ACTIONS (76 + 9 * (MAX_PLAYERS - 1))
 #define WHO "potsm bot twin"
+#define DECK_SIZE_BOUND 1e9f /* a deck size the twin reads as an int; the Python bot reads any other */
 
 typedef struct {
     long sp[P_INTS];
@@ -104,11 +110,31 @@ static const double *doubles(PyObject *spec, int at, Py_ssize_t count) {
     return (const double *)PyBytes_AS_STRING(b);
 }
 
+/* Whether every field the twin reads, at its spec offset and with its width, lies inside the observation. */
+static int fields_inside(const long *sp, long n) {
+    const struct {
+        int at;
+        long width;
+    } fields[] = {
+        {P_MY_PIRATES, PS_SHIPS}, {P_SHIP_POSITION, PS_SHIPS * PS_SHIPS}, {P_SHIP_DAMAGED, PS_SHIPS},
+        {P_SHIP_FAME, PS_SHIPS}, {P_REVEALED, PS_SHIPS * n}, {P_NOT_OWNER, PS_SHIPS * n}, {P_CLAIMED, n},
+        {P_CURRENT, PS_TYPES}, {P_UPCOMING_AT, sp[P_UPCOMING] ? 3 * PS_TYPES : 0}, {P_DECK_SIZE, 1},
+        {P_MOVE_TALLY, 27 * n}, {P_ACCUSATION_TALLY, PS_SHIPS * n},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const long start = sp[fields[i].at];
+        if (start < 0 || start > sp[P_SIZE] - fields[i].width) return 0;
+    }
+    return 1;
+}
+
 static int read_spec(Pb *b, PyObject *spec) {
     if (twin_spec_ints(spec, P_COUNT, P_INTS, b->sp, WHO) < 0) return -1;
     if (potsm_rules(PyTuple_GET_ITEM(spec, P_RULES), &b->rules, WHO) < 0) return -1;
     b->n = b->sp[P_N];
     if (b->n < 2 || b->n > MAX_PLAYERS || b->sp[P_NUM_ACTIONS] > MAX_ACTIONS) return pb_error("a game size it was not built for");
+    if (!fields_inside(b->sp, b->n)) return pb_error("a spec whose fields reach outside the observation");
+    if (!potsm_blocks_as_expected(b->rules.sp)) return pb_error("a rules spec whose action blocks it does not read");
     if ((b->q = doubles(spec, P_PARAMS, Q_COUNT)) == NULL) return -1;
     if ((b->tables = doubles(spec, P_TABLES, TABLES_SIZE)) == NULL) return -1;
     b->counts = b->tables + PS_TYPES * TSET + TSET;
@@ -141,11 +167,15 @@ static int read_line(Pb *b) {
     const float *o = b->o;
     const long *sp = b->sp;
     int i = -1;
+    for (int p = 0; p < PS_SHIPS; p++) b->line[p] = -1;
     for (int j = 0; j < PS_SHIPS; j++) {
         for (i = i + 1; i < 81 && o[sp[P_SHIP_POSITION] + i] != 1.0f; i++) {}
         if (i >= 81 || i - 9 * j < 0 || i - 9 * j >= PS_SHIPS) return -1;
         b->line[i - 9 * j] = j;
     }
+    /* Two ships on one place leave a place empty: Python's line keeps a 0 there, which no resolver expects */
+    for (int p = 0; p < PS_SHIPS; p++)
+        if (b->line[p] < 0) return -1;
     for (int s = 0; s < PS_SHIPS; s++) {
         b->damaged[s] = o[sp[P_SHIP_DAMAGED] + s] > 0.5f;
         b->fame[s] = (double)o[sp[P_SHIP_FAME] + s];
@@ -241,10 +271,13 @@ static void ship_values(Pb *b) {
 }
 
 /* _potential then _prepare: the per-decision lookup tables of the line's potential. */
-static void prepare(Pb *b) {
+static int prepare(Pb *b) {
     const float *o = b->o;
     const double *q = b->q;
-    b->remaining = (int)o[b->sp[P_DECK_SIZE]];
+    const float deck_size = o[b->sp[P_DECK_SIZE]];
+    /* the float-to-int cast is only defined within int's range (potsm_act has refused NaN and infinities) */
+    if (!(fabsf(deck_size) < DECK_SIZE_BOUND)) return -1;
+    b->remaining = (int)deck_size;
     int next = -1, upcoming = 0;
     if (b->sp[P_UPCOMING]) {
         for (int slot = 0; slot < 3; slot++) {
@@ -286,7 +319,7 @@ static void prepare(Pb *b) {
             b->wreck[s] = 0.0;
         }
         b->n_losses = 0;
-        return;
+        return 0;
     }
     const double cost = q[Q_DAMAGE_COST];
     double by_nation[3][PS_SHIPS], front[PS_SHIPS], back[PS_SHIPS];
@@ -311,6 +344,7 @@ static void prepare(Pb *b) {
         for (int p = 0; p < PS_SHIPS; p++) b->place[s][p] = v * by_nation[b->rules.nation[s]][p];
         b->wreck[s] = wreck_unit * values[s];
     }
+    return 0;
 }
 
 /* _line_scorer's score, with keep = 1 or with Fog's ``keep`` != 1: the adventure's fame on the
@@ -366,7 +400,7 @@ static int all_scores(Pb *b, double *scores) {
     if (read_line(b) < 0) return -1;
     ownership(b);
     ship_values(b);
-    prepare(b);
+    if (prepare(b) < 0) return -1;
     int i = 0;
     for (; i < b->n_legal && b->legal[i] < r[R_FOG]; i++) { /* move cards */
         int a = b->legal[i], new_line[PS_SHIPS], new_damaged[PS_SHIPS];
@@ -424,6 +458,21 @@ static int all_scores(Pb *b, double *scores) {
     return 0;
 }
 
+/* Whether the ``size`` floats of ``o`` are all finite: NaN and infinities compare, clamp and cast otherwise
+ * in C than in Python, so the twin leaves such an observation to the Python bot. */
+static int all_finite(const float *o, long size) {
+    for (long i = 0; i < size; i++)
+        if (!isfinite(o[i])) return 0;
+    return 1;
+}
+
+/* Whether every legal action's score is finite (huge finite inputs can overflow to inf, then NaN). */
+static int legal_scores_finite(const Pb *b, const double *scores) {
+    for (int i = 0; i < b->n_legal; i++)
+        if (!isfinite(scores[b->legal[i]])) return 0;
+    return 1;
+}
+
 PyObject *potsm_act(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *obs_obj, *mask_obj, *spec, *scores_obj;
     if (!PyArg_ParseTuple(args, "OOOO", &obs_obj, &mask_obj, &spec, &scores_obj)) return NULL;
@@ -455,8 +504,12 @@ PyObject *potsm_act(PyObject *Py_UNUSED(self), PyObject *args) {
         pb_error("no legal action");
     } else if (b.n_legal == 1 && !have_out) {
         result = PyLong_FromLong(b.legal[0]);
+    } else if (!all_finite(b.o, b.sp[P_SIZE])) {
+        pb_error("an observation with NaN or infinite values (the Python bot reads it)");
     } else if (all_scores(&b, scores) < 0) {
         pb_error("an observation or action the twin does not read as the Python bot does");
+    } else if (!legal_scores_finite(&b, scores)) {
+        pb_error("a score that is NaN or infinite (the Python bot ranks those)");
     } else {
         if (have_out)
             for (int i = 0; i < b.n_legal; i++) ((double *)sbuf.buf)[b.legal[i]] = scores[b.legal[i]];

@@ -11,6 +11,11 @@
  * is a small integer, so its float is exact either way. A state the twin does not expect (a field of the
  * wrong type or length, a seat, card or ship outside its range) raises ValueError, TypeError or IndexError,
  * and the caller then runs the Python encoder.
+ *
+ * Once the state's fields are fetched, nothing here calls back into Python code: a list or bytearray field
+ * must be exactly that type (a subclass may answer len() or indexing otherwise than its storage), and a flag
+ * an exact bool or int, read without __bool__, so no user code can resize a field whose length was checked
+ * or whose bytes are held. Anything else is left to the Python encoder, before any of it ran.
  */
 #include "core/native/common.h"
 
@@ -52,10 +57,27 @@ static long within(long x, long bound, const char *what) {
     return x;
 }
 
+/* The truth of the flag ``o`` (an exact bool or int, read without calling __bool__), or -1 with a TypeError
+ * naming ``what``. */
+static int plain_truth(PyObject *o, const char *what) {
+    if (PyBool_Check(o) || PyLong_CheckExact(o)) return PyObject_IsTrue(o); /* int's own nb_bool: no user code */
+    PyErr_Format(PyExc_TypeError, "potsm_encode: %s is a %.80s, not a bool or int", what, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* The length of the deck ``o`` (an exact list, tuple, bytes or bytearray, read without calling __len__), or
+ * -1 with a TypeError naming ``what``. */
+static Py_ssize_t plain_length(PyObject *o, const char *what) {
+    if (PyList_CheckExact(o) || PyTuple_CheckExact(o) || PyBytes_CheckExact(o) || PyByteArray_CheckExact(o))
+        return Py_SIZE(o);
+    PyErr_Format(PyExc_TypeError, "potsm_encode: %s is a %.80s, not a list", what, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
 /* The field ``name`` as a list of ``len`` items (any length when ``len`` is -1). */
 static PyObject *list_field(Enc *e, int name, Py_ssize_t len) {
     PyObject *o = e->f[name];
-    if (!PyList_Check(o) || (len >= 0 && PyList_GET_SIZE(o) != len)) {
+    if (!PyList_CheckExact(o) || (len >= 0 && PyList_GET_SIZE(o) != len)) {
         PyErr_Format(PyExc_TypeError, "potsm_encode: %s is not a list of the expected length", name_strings[name]);
         return NULL;
     }
@@ -65,7 +87,7 @@ static PyObject *list_field(Enc *e, int name, Py_ssize_t len) {
 /* The ByteCounts field ``name``: its bytes, of exactly ``len`` entries. */
 static const unsigned char *counts_field(Enc *e, int name, Py_ssize_t len) {
     PyObject *o = e->f[name];
-    if (!PyByteArray_Check(o) || PyByteArray_GET_SIZE(o) != len) {
+    if (!PyByteArray_CheckExact(o) || PyByteArray_GET_SIZE(o) != len) {
         PyErr_Format(PyExc_TypeError, "potsm_encode: %s is not a bytearray of %zd counts", name_strings[name], len);
         return NULL;
     }
@@ -96,8 +118,8 @@ static int copy_bytes(Enc *e, long at, const unsigned char *counts, long len) {
 static int write_turn(Enc *e, long at, PyObject *record, long seat) {
     long n = e->sp[E_N], kinds = e->sp[E_TURN_KINDS];
     long ships = e->sp[E_SHIPS];
-    if (!PyList_Check(record) || PyList_GET_SIZE(record) < ships + PE_SHIPS || PyList_GET_SIZE(record) <= e->sp[E_ACCUSED]
-        || PyList_GET_SIZE(record) <= e->sp[E_ACTOR] || PyList_GET_SIZE(record) <= e->sp[E_KIND]) {
+    if (!PyList_CheckExact(record) || PyList_GET_SIZE(record) < ships + PE_SHIPS
+        || PyList_GET_SIZE(record) <= e->sp[E_ACCUSED] || PyList_GET_SIZE(record) <= e->sp[E_ACTOR] || PyList_GET_SIZE(record) <= e->sp[E_KIND]) {
         PyErr_SetString(PyExc_ValueError, "potsm_encode: a recent turn is not a record list");
         return -1;
     }
@@ -127,7 +149,7 @@ static int write_moves(Enc *e, long seat) {
         if (!hands) return -1;
         for (long k = 0; k < n; k++) {
             PyObject *hand = PyList_GET_ITEM(hands, (seat + k) % n);
-            if (!PyList_Check(hand) || PyList_GET_SIZE(hand) != PE_MOVES) {
+            if (!PyList_CheckExact(hand) || PyList_GET_SIZE(hand) != PE_MOVES) {
                 PyErr_SetString(PyExc_TypeError, "potsm_encode: a hand is not a list of 12 counts");
                 return -1;
             }
@@ -156,7 +178,7 @@ static int write_decision(Enc *e, long seat, PyObject *pending) {
     const long *sp = e->sp, n = sp[E_N];
     long current = as_long(e->f[N_current_seat]);
     if (current == -1 && PyErr_Occurred()) return -1;
-    int over = PyObject_IsTrue(e->f[N_game_over]), truncated = PyObject_IsTrue(e->f[N_truncated]);
+    int over = plain_truth(e->f[N_game_over], "game_over"), truncated = plain_truth(e->f[N_truncated], "truncated");
     if (over < 0 || truncated < 0) return -1;
     if (current == seat && !over && !truncated) {
         long phase = within(as_long(e->f[N_phase]), 2, "a phase");
@@ -192,7 +214,7 @@ static int encode(Enc *e, long seat) {
         if (t < 0) continue;
         if (within(t, n, "a pirate's owner") < 0) return -1;
         if (t == seat && put(&e->v, sp[E_MY_PIRATES] + j, 1.0) < 0) return -1;
-        int shown = PyObject_IsTrue(PyList_GET_ITEM(revealed, j));
+        int shown = plain_truth(PyList_GET_ITEM(revealed, j), "a revealed flag");
         if (shown < 0) return -1;
         if (shown && put(&e->v, sp[E_REVEALED_OWNER] + j * n + (t - seat + n) % n, 1.0) < 0) return -1;
     }
@@ -229,7 +251,8 @@ static int encode(Enc *e, long seat) {
         if (put(&e->v, at + card, 1.0) < 0) return -1;
     }
     /* PSM-1069, 1070, 1073, 1074 */
-    Py_ssize_t deck = PyObject_Length(e->f[N_adventure_deck]), moves = PyObject_Length(e->f[N_move_deck]);
+    Py_ssize_t deck = plain_length(e->f[N_adventure_deck], "adventure_deck");
+    Py_ssize_t moves = deck < 0 ? -1 : plain_length(e->f[N_move_deck], "move_deck");
     if (deck < 0 || moves < 0) return -1;
     if (put(&e->v, sp[E_ADVENTURE_DECK], (double)deck) < 0 || put(&e->v, sp[E_MOVE_DECK], (double)moves) < 0) return -1;
     const unsigned char *seen = counts_field(e, N_adventure_seen, PE_ADVENTURES);

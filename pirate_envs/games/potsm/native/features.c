@@ -111,15 +111,6 @@ static void write_block(const Features *f, const int *line, const int *damaged, 
     }
 }
 
-/* The action blocks in the order and sizes potsm_after_move and the loop below index by. */
-static int blocks_as_expected(const long *sp) {
-    return sp[R_FULL_SPEED] == 0 && sp[R_LOST_AT_SEA] == sp[R_FULL_SPEED] + PS_SHIPS &&
-           sp[R_ALLIANCE] == sp[R_LOST_AT_SEA] + PS_SHIPS && sp[R_RIP] == sp[R_ALLIANCE] + PS_SHIPS - 1 &&
-           sp[R_ADVANCE] == sp[R_RIP] + PS_SHIPS - 1 && sp[R_RETREAT] == sp[R_ADVANCE] + 3 &&
-           sp[R_SABOTAGE] == sp[R_RETREAT] + 3 && sp[R_FOG] == sp[R_SABOTAGE] + PS_SHIPS && sp[R_REPAIR] == sp[R_FOG] + 1 &&
-           sp[R_ACCUSE_DISCARD] > sp[R_REPAIR] && sp[R_ACCUSE] > sp[R_ACCUSE_DISCARD];
-}
-
 static int take_layout(PyObject *layout, long *lay, Py_buffer *table, long n) {
     if (twin_spec_ints(layout, L_COUNT, L_INTS, lay, "potsm_features") < 0) return -1;
     const long size = lay[L_SIZE];
@@ -188,7 +179,7 @@ static int take_call(PyObject *args, Call *c, const char *who) {
     PyObject *spec, *layout;
     if (!PyArg_ParseTuple(args, "OOOOlO", &c->out, &c->obs, &c->mask, &spec, &c->n, &layout)) return -1;
     if (potsm_rules(spec, &c->rules, who) < 0) return -1;
-    if (!blocks_as_expected(c->rules.sp)) {
+    if (!potsm_blocks_as_expected(c->rules.sp)) {
         PyErr_Format(PyExc_ValueError, "%s: the rules spec's action blocks are not the ones the twin reads", who);
         return -1;
     }

@@ -72,6 +72,15 @@ static inline int potsm_rules(PyObject *spec, PotsmRules *r, const char *who) {
     return 0;
 }
 
+/* Whether the rules spec's action blocks have the order and sizes potsm_after_move and the twins index by. */
+static inline int potsm_blocks_as_expected(const long *sp) {
+    return sp[R_FULL_SPEED] == 0 && sp[R_LOST_AT_SEA] == sp[R_FULL_SPEED] + PS_SHIPS &&
+           sp[R_ALLIANCE] == sp[R_LOST_AT_SEA] + PS_SHIPS && sp[R_RIP] == sp[R_ALLIANCE] + PS_SHIPS - 1 &&
+           sp[R_ADVANCE] == sp[R_RIP] + PS_SHIPS - 1 && sp[R_RETREAT] == sp[R_ADVANCE] + 3 &&
+           sp[R_SABOTAGE] == sp[R_RETREAT] + 3 && sp[R_FOG] == sp[R_SABOTAGE] + PS_SHIPS && sp[R_REPAIR] == sp[R_FOG] + 1 &&
+           sp[R_ACCUSE_DISCARD] > sp[R_REPAIR] && sp[R_ACCUSE] > sp[R_ACCUSE_DISCARD];
+}
+
 /* The adventure ``card`` on ``line`` (ships front to back): writes ``after`` (damage per ship after it) and
  * ``delta`` (fame change per ship, zero when the card changes no fame); returns 1 when the card changes
  * fame (the Python resolver's delta is not None), else 0. */
