@@ -140,12 +140,14 @@ def test_every_shipped_file_is_package_data(package):
 
 def _fake_ci(tmp_path: Path) -> Path:
     """A copy of .ci/run in a tree whose install steps are stubs: ``.venv/bin/python -m pytest`` exits
-    $PYTEST_RC, scripts/package_smoke.sh prints SMOKE and exits $SMOKE_RC."""
+    $PYTEST_RC, scripts/package_smoke.sh prints SMOKE and exits $SMOKE_RC, scripts/sanitizer_check.sh prints
+    SANITIZE and exits $SANITIZE_RC."""
     (tmp_path / ".ci").mkdir()
     shutil.copy(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "install_system_deps.sh").write_text("exit 0\n")
     (tmp_path / "scripts" / "package_smoke.sh").write_text('echo SMOKE\nexit "$SMOKE_RC"\n')
+    (tmp_path / "scripts" / "sanitizer_check.sh").write_text('echo SANITIZE\nexit "$SANITIZE_RC"\n')
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake_python3 = bin_dir / "python3"  # "python3 -m venv .venv" makes the stub venv
@@ -160,17 +162,26 @@ def _fake_ci(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("pytest_rc", "smoke_rc", "want_rc", "smoke_runs"),
-    [(0, 0, 0, True), (0, 3, 3, True), (1, 0, 1, False), (5, 0, 1, False), (2, 0, 2, False)],
+    ("pytest_rc", "smoke_rc", "sanitize_rc", "want_rc", "smoke_runs", "sanitize_runs"),
+    [
+        (0, 0, 0, 0, True, True),
+        (0, 3, 0, 3, True, False),  # a failed packaging check is not hidden by the sanitizer check after it
+        (0, 0, 4, 4, True, True),
+        (1, 0, 0, 1, False, False),
+        (5, 0, 0, 1, False, False),
+        (2, 0, 0, 2, False, False),
+    ],
 )
-def test_ci_run_exit_codes(tmp_path, pytest_rc, smoke_rc, want_rc, smoke_runs):
+def test_ci_run_exit_codes(tmp_path, pytest_rc, smoke_rc, sanitize_rc, want_rc, smoke_runs, sanitize_runs):
     bin_dir = _fake_ci(tmp_path)
     env = {
         **os.environ,
         "PATH": f"{bin_dir}:{os.environ['PATH']}",
         "PYTEST_RC": str(pytest_rc),
         "SMOKE_RC": str(smoke_rc),
+        "SANITIZE_RC": str(sanitize_rc),
     }
     done = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == want_rc, done.stderr
     assert ("SMOKE" in done.stdout) == smoke_runs
+    assert ("SANITIZE" in done.stdout) == sanitize_runs

@@ -7,7 +7,8 @@
  * inline: a file that uses one of them does not warn of the others.
  *
  * - reading the state's Python values (the observation encoders): as_long, steal_long, steal_true, fast,
- *   item_at, item_long, item_true, mod; the attribute names each encoder reads, interned on its first call
+ *   snapshot, item_at, item_long, item_true, contains_long, mod; the attribute names each encoder reads,
+ *   interned on its first call
  *   (NAME_TABLE, NAME, intern_names) and read with attr, int_attr, true_attr, attr_length; the
  *   (buffer, state, seat, spec) call (parse_call) and the CHECK macros of the encoders' ``goto fail`` style;
  * - writing the observation: a float32 vector (Vec, put) or a byte buffer of counts (Counts, set_count,
@@ -24,13 +25,25 @@
 
 /* ---- reading Python values ------------------------------------------------------------------------------ */
 
-/* The int ``o``, or -1 with a TypeError (check PyErr_Occurred) when it is not an int. */
+/* The largest magnitude as_long accepts: any sum or product of a few such values (an index plus an offset
+ * times a seat) stays far inside a long, so no arithmetic on them overflows (signed overflow is undefined). */
+#define TWIN_INT_LIMIT 2147483647L
+
+/* The int ``o``, or -1 with a TypeError (check PyErr_Occurred) when it is not an int, or an OverflowError
+ * when it lies outside +-TWIN_INT_LIMIT (the Python code, which has no such limit, then runs). */
 static inline long as_long(PyObject *o) {
     if (!PyLong_Check(o) && !PyBool_Check(o)) {
         PyErr_Format(PyExc_TypeError, "expected an int, got %.80s", Py_TYPE(o)->tp_name);
         return -1;
     }
-    return PyLong_AsLong(o);
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v > TWIN_INT_LIMIT || v < -TWIN_INT_LIMIT) {
+        PyErr_SetString(PyExc_OverflowError, "an int outside the compiled twins' range");
+        return -1;
+    }
+    return (long)v;
 }
 
 /* ``o`` (a new reference, or NULL with an exception set) as a long, released; -1 with an exception set on
@@ -50,9 +63,22 @@ static inline int steal_true(PyObject *o) {
     return v;
 }
 
-/* The list (or tuple) ``seq`` as a fast sequence: a new reference, or NULL with an exception. */
+/* The list (or tuple) ``seq`` as a fast sequence: a new reference, or NULL with an exception. A list comes
+ * back as itself, so its length and items hold only while no Python code runs (no attribute read, truth
+ * test, len() or iteration of another object): where any does, take a snapshot() instead. */
 static inline PyObject *fast(PyObject *seq) {
     return PySequence_Fast(seq, "expected a list or tuple");
+}
+
+/* ``seq`` as a sequence no Python code can change: a tuple as itself, any other iterable copied into a new list
+ * that owns its items (its length and items stay valid whatever runs meanwhile); a new reference, or NULL
+ * with an exception. Read it with the PySequence_Fast_* macros. */
+static inline PyObject *snapshot(PyObject *seq) {
+    if (PyTuple_CheckExact(seq)) {
+        Py_INCREF(seq);
+        return seq;
+    }
+    return PySequence_List(seq);
 }
 
 /* seq[i] with Python's indexing (negative counts from the end) as a new reference; NULL with an
@@ -71,6 +97,20 @@ static inline PyObject *item_at(PyObject *seq, Py_ssize_t i) {
     Py_INCREF(found);
     Py_DECREF(f);
     return found;
+}
+
+/* Whether the int ``value`` is among the items of the fast sequence ``f`` (Python's ``in``): 1 or 0, or -1
+ * with an exception where an item is not an int (its ``==`` might run Python code or differ from a C
+ * comparison) or lies outside as_long's range. */
+static inline int contains_long(PyObject *f, long value) {
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
+    PyObject **items = PySequence_Fast_ITEMS(f);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long x = as_long(items[i]);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x == value) return 1;
+    }
+    return 0;
 }
 
 static inline long item_long(PyObject *seq, Py_ssize_t i) {
@@ -139,11 +179,14 @@ static inline int parse_call(PyObject *args, const char *name, Py_ssize_t spec_l
 
 /* The encoders' error handling: ``goto fail`` (which releases what the function holds) where ``expr`` is
  * negative, or where ``var`` = ``expr`` is -1 with an exception set; GET_FAST reads the attribute ``name``
- * of ``state`` into ``var`` as a fast sequence. */
+ * of ``state`` into ``var`` as a fast sequence (GET_SNAPSHOT as a snapshot). */
 #define CHECK(expr) do { if ((expr) < 0) goto fail; } while (0)
 #define CHECK_LONG(var, expr) do { var = (expr); if (var == -1 && PyErr_Occurred()) goto fail; } while (0)
 #define GET_FAST(var, name) do { PyObject *_o = attr(state, NAME(name)); if (_o == NULL) goto fail; \
     var = fast(_o); Py_DECREF(_o); if (var == NULL) goto fail; } while (0)
+/* GET_FAST as a snapshot(): for a sequence held while Python code runs. */
+#define GET_SNAPSHOT(var, name) do { PyObject *_o = attr(state, NAME(name)); if (_o == NULL) goto fail; \
+    var = snapshot(_o); Py_DECREF(_o); if (var == NULL) goto fail; } while (0)
 
 /* ---- writing the observation ----------------------------------------------------------------------------- */
 

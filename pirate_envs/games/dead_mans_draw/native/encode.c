@@ -44,7 +44,7 @@ typedef struct {
 
 /* out[base + c] = 1 for every int c of ``seq`` (a new or borrowed reference, not consumed). */
 static int ones(Vec *v, PyObject *seq, long base) {
-    PyObject *f = fast(seq);
+    PyObject *f = fast(seq); /* no Python code runs while it is read */
     if (f == NULL) return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
     PyObject **items = PySequence_Fast_ITEMS(f);
@@ -66,15 +66,6 @@ static int attr_ones(Enc *e, PyObject *key, long base) {
     int r = ones(&e->v, o, base);
     Py_DECREF(o);
     return r;
-}
-
-static int contains_long(PyObject *f, long value) {
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
-    PyObject **items = PySequence_Fast_ITEMS(f);
-    for (Py_ssize_t i = 0; i < len; i++) {
-        if (PyLong_Check(items[i]) && PyLong_AsLong(items[i]) == value) return 1;
-    }
-    return 0;
 }
 
 /* The spec's entries (the two tables aside) as longs and doubles. */
@@ -117,7 +108,7 @@ fail:
 static int write_collections(Enc *e, long *scores, long *variant) {
     PyObject *state = e->state, *collections = NULL, *inner = NULL;
     const long *sp = e->sp, n = e->n, seat = e->seat, NC = sp[S_NUM_CARDS];
-    GET_FAST(collections, collections);
+    GET_SNAPSHOT(collections, collections);
     if (PySequence_Fast_GET_SIZE(collections) != n) {
         PyErr_SetString(PyExc_ValueError, "dmd_encode: collections of the wrong length");
         goto fail;
@@ -133,11 +124,11 @@ static int write_collections(Enc *e, long *scores, long *variant) {
         goto fail;
     }
     for (long k = 0; k < n; k++) {
-        inner = fast(PySequence_Fast_GET_ITEM(collections, (seat + k) % n));
+        inner = snapshot(PySequence_Fast_GET_ITEM(collections, (seat + k) % n));
         if (inner == NULL) goto fail;
         long all = 0, tops = 0, held = 0;
         for (Py_ssize_t s = 0; s < PySequence_Fast_GET_SIZE(inner); s++) {
-            PyObject *stack = fast(PySequence_Fast_GET_ITEM(inner, s));
+            PyObject *stack = fast(PySequence_Fast_GET_ITEM(inner, s)); /* read without running Python */
             if (stack == NULL) goto fail;
             Py_ssize_t len = PySequence_Fast_GET_SIZE(stack);
             for (Py_ssize_t i = 0; i < len; i++) {
@@ -188,10 +179,10 @@ static int write_cards(Enc *e, Py_ssize_t *pile_len) {
     const double row_scale = e->spd[S_ROW_SCALE];
     Vec *v = &e->v;
     CHECK(attr_ones(e, NAME(discard), sp[S_DISCARD_PILE]));
-    GET_FAST(pile, draw_pile);
+    GET_SNAPSHOT(pile, draw_pile);
     CHECK(ones(v, pile, sp[S_DRAW_PILE_CARDS]));
     *pile_len = PySequence_Fast_GET_SIZE(pile);
-    GET_FAST(row, row);
+    GET_SNAPSHOT(row, row);
     Py_ssize_t row_len = PySequence_Fast_GET_SIZE(row);
     if (row_len) {
         for (Py_ssize_t i = 0; i < row_len; i++) {
@@ -204,27 +195,31 @@ static int write_cards(Enc *e, Py_ssize_t *pile_len) {
                 CHECK(put(v, sp[S_MARKER_POSITION], (double)(i + 1) / row_scale));
             }
         }
-        GET_FAST(seq, hook_protected);
+        GET_SNAPSHOT(seq, hook_protected);
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
             long c;
             CHECK_LONG(c, as_long(PySequence_Fast_GET_ITEM(seq, i)));
-            if (contains_long(row, c)) CHECK(put(v, sp[S_ROW_HOOK_PROTECTED] + c, 1.0));
+            int hooked = contains_long(row, c);
+            CHECK(hooked);
+            if (hooked) CHECK(put(v, sp[S_ROW_HOOK_PROTECTED] + c, 1.0));
         }
         Py_CLEAR(seq);
     }
     /* the seat's own peeks at the top of the pile (DMD-1071) */
-    GET_FAST(known, known);
+    GET_SNAPSHOT(known, known);
     if (seat >= PySequence_Fast_GET_SIZE(known)) {
         PyErr_SetString(PyExc_IndexError, "dmd_encode: known shorter than the player count");
         goto fail;
     }
-    inner = fast(PySequence_Fast_GET_ITEM(known, seat));
+    inner = fast(PySequence_Fast_GET_ITEM(known, seat)); /* read without running Python */
     if (inner == NULL) goto fail;
     if (PySequence_Fast_GET_SIZE(inner)) {
         for (Py_ssize_t depth = 0; depth < 3 && depth < *pile_len; depth++) {
             long c;
             CHECK_LONG(c, as_long(PySequence_Fast_GET_ITEM(pile, *pile_len - 1 - depth)));
-            if (contains_long(inner, c)) CHECK(put(v, sp[S_KNOWN_TOP] + NC * depth + c, 1.0));
+            int peeked = contains_long(inner, c);
+            CHECK(peeked);
+            if (peeked) CHECK(put(v, sp[S_KNOWN_TOP] + NC * depth + c, 1.0));
         }
     }
     Py_DECREF(inner);
@@ -244,14 +239,14 @@ static int write_abilities(Enc *e, long variant) {
     const long *sp = e->sp, n = e->n, seat = e->seat, NA = sp[S_NUM_ABILITIES];
     Vec *v = &e->v;
     long value;
-    GET_FAST(seq, dealt);
+    GET_SNAPSHOT(seq, dealt);
     if (seat >= PySequence_Fast_GET_SIZE(seq)) {
         PyErr_SetString(PyExc_IndexError, "dmd_encode: dealt shorter than the player count");
         goto fail;
     }
     CHECK(ones(v, PySequence_Fast_GET_ITEM(seq, seat), sp[S_MY_DEALT_ABILITIES]));
     Py_CLEAR(seq);
-    GET_FAST(kept, kept);
+    GET_FAST(kept, kept); /* read by item_long, which checks each index */
     int revealed = true_attr(state, NAME(revealed));
     if (revealed < 0) goto fail;
     if (revealed) {
@@ -267,7 +262,7 @@ static int write_abilities(Enc *e, long variant) {
     }
     CHECK_LONG(value, int_attr(state, NAME(locker_target)));
     if (value >= 0) CHECK(put(v, sp[S_LOCKER_TARGET] + mod(value - seat, n), 1.0));
-    GET_FAST(eliminated, eliminated);
+    GET_SNAPSHOT(eliminated, eliminated);
     for (long k = 0; k < n; k++) {
         if (PySequence_Fast_GET_SIZE(eliminated) != n) {
             PyErr_SetString(PyExc_IndexError, "dmd_encode: eliminated of the wrong length");
@@ -301,7 +296,7 @@ static int write_decision(Enc *e, long phase) {
         CHECK(attr_ones(e, NAME(choices), sp[S_OFFER_CARDS] - 12)); /* CARD actions start at 12 (DMD-1043) */
     }
     CHECK_LONG(s1, int_attr(state, NAME(hook_s1)));
-    GET_FAST(tasks, tasks);
+    GET_SNAPSHOT(tasks, tasks);
     long forced = 0;
     int asked = s1 >= 0; /* the newest SECOND_HOOK task gives s1 when the state has none */
     for (Py_ssize_t i = PySequence_Fast_GET_SIZE(tasks) - 1; i >= 0; i--) {
@@ -313,7 +308,7 @@ static int write_decision(Enc *e, long phase) {
             goto fail;
         }
         long kind = as_long(PySequence_Fast_GET_ITEM(task, 0));
-        long arg = as_long(PySequence_Fast_GET_ITEM(task, 1));
+        long arg = PyErr_Occurred() ? -1 : as_long(PySequence_Fast_GET_ITEM(task, 1));
         Py_DECREF(task);
         if (PyErr_Occurred()) goto fail;
         if (kind == 0) forced += arg;
@@ -360,7 +355,7 @@ static int write_fractions(Enc *e, const long *scores, Py_ssize_t pile_len) {
     Vec *v = &e->v;
     long value;
     CHECK(put(v, sp[S_DRAW_PILE_SIZE], (double)pile_len / spd[S_DECK_SCALE]));
-    GET_FAST(turns, turns_taken);
+    GET_FAST(turns, turns_taken); /* read by item_long, which checks each index */
     GET_FAST(busts, busts);
     for (long k = 0; k < n; k++) {
         long t = (seat + k) % n;

@@ -81,8 +81,10 @@ static int write_turn(Enc *e, long *phase, int *acting) {
     const long *m = e->m;
     long value;
     *acting = 0;
-    int over = true_attr(state, NAME(over)), truncated = true_attr(state, NAME(truncated));
-    if (over < 0 || truncated < 0) goto fail;
+    int over = true_attr(state, NAME(over));
+    if (over < 0) goto fail;
+    int truncated = true_attr(state, NAME(truncated));
+    if (truncated < 0) goto fail;
     CHECK_LONG(*phase, int_attr(state, NAME(phase)));
     if (!over && !truncated) {
         long current;
@@ -227,7 +229,9 @@ static int write_active_boat(Enc *e) {
     if (value >= 0) {
         long i = -1;
         for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(e->rel); k++) {
-            if (PyLong_AsLong(PyTuple_GET_ITEM(e->rel, k)) == value) {
+            long b;
+            CHECK_LONG(b, as_long(PyTuple_GET_ITEM(e->rel, k)));
+            if (b == value) {
                 i = (long)k;
                 break;
             }
@@ -342,7 +346,8 @@ static int write_history(Enc *e) {
         PyObject *item = item_at(o, (e->seat + k) % e->P);
         if (item == NULL) goto fail;
         Py_ssize_t pair = PyObject_Length(item);
-        long kind = pair == 2 ? item_long(item, 0) : -1, target = pair == 2 ? item_long(item, 1) : -1;
+        long kind = pair == 2 ? item_long(item, 0) : -1;
+        long target = pair == 2 && !PyErr_Occurred() ? item_long(item, 1) : -1;
         Py_DECREF(item);
         if (PyErr_Occurred()) goto fail;
         if (kind < 0 || kind > 8 || target < 0 || target > 3) {
@@ -481,18 +486,23 @@ PyObject *mch_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "mch_counts: the buffer must be a bytearray");
         return NULL;
     }
-    e.c = (Counts){(unsigned char *)PyByteArray_AS_STRING(buf_obj), PyByteArray_GET_SIZE(buf_obj)};
     e.P = m[M_P];
     if (e.P < 2 || e.seat < 0 || e.seat >= e.P || PyTuple_GET_SIZE(e.rel) != m[M_B]) {
         PyErr_SetString(PyExc_ValueError, "mch_counts: bad seat, player count or boat table");
         return NULL;
     }
+    /* held as an export while the state's Python code runs: the bytearray cannot be resized under us */
+    Py_buffer view;
+    if (PyObject_GetBuffer(buf_obj, &view, PyBUF_WRITABLE) < 0) return NULL;
+    e.c = (Counts){(unsigned char *)view.buf, view.len};
     long phase;
     int acting;
-    if (write_turn(&e, &phase, &acting) < 0 || write_boats(&e) < 0 || write_active_boat(&e) < 0 ||
-        write_display(&e) < 0 || write_seats(&e) < 0 || write_known(&e) < 0 || write_history(&e) < 0 ||
-        write_missions(&e) < 0 || write_supply(&e) < 0 || write_piles(&e) < 0 ||
-        (acting && phase != m[M_SELECT] && write_pending(&e, phase) < 0) || (m[M_TEAM] && write_team(&e) < 0))
-        return NULL;
+    int failed = write_turn(&e, &phase, &acting) < 0 || write_boats(&e) < 0 || write_active_boat(&e) < 0 ||
+                 write_display(&e) < 0 || write_seats(&e) < 0 || write_known(&e) < 0 || write_history(&e) < 0 ||
+                 write_missions(&e) < 0 || write_supply(&e) < 0 || write_piles(&e) < 0 ||
+                 (acting && phase != m[M_SELECT] && write_pending(&e, phase) < 0) ||
+                 (m[M_TEAM] && write_team(&e) < 0);
+    PyBuffer_Release(&view);
+    if (failed) return NULL;
     Py_RETURN_NONE;
 }

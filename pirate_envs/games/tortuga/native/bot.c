@@ -15,6 +15,9 @@
 #include "core/native/common.h"
 #include <math.h>
 
+/* The largest observation entry the twin reads (the encoder's entries are small counts and fractions). */
+#define OBS_LIMIT 1.0e6f
+
 enum {
     T_SIZE, T_N, T_PHASE, T_COUNTS, T_PLAYERS, T_OWN, T_VOTE_STATS, T_CURRENT_VOTE, T_NUM_ACTIONS,
     /* actions */
@@ -128,6 +131,15 @@ static int read_obs(Tor *t, PyObject *obs_obj, PyObject *mask_obj, Py_buffer *bu
     t->n_legal = legal_actions(t->mask, sp[T_NUM_ACTIONS], t->legal);
     if (t->n_legal < 2) return 0; /* nothing to read: no choice, or the error the Python bot raises */
     const float *obs = (const float *)buf->buf;
+    /* the bot casts sums of entries to integers: a NaN, an infinity or a huge entry would make that cast
+     * undefined, so such an observation is left to the Python bot */
+    for (long i = 0; i < sp[T_SIZE]; i++) {
+        if (!isfinite(obs[i]) || fabsf(obs[i]) > OBS_LIMIT) {
+            PyBuffer_Release(buf);
+            PyBuffer_Release(mbuf);
+            return tor_error("an observation entry that is not a finite number of a sensible size");
+        }
+    }
     /* each player block's position, role and nation (-1: unknown) from their one-hots, and its visible
      * wealth (HeuristicPolicy.player_columns); the entries are small integers, so the sums are exact */
     for (long k = 0; k < n; k++) {

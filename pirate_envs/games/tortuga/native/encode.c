@@ -56,6 +56,13 @@ static int piece_set(Counts *c, long base, long len, long i, long value) {
     return set_count(c, base + i, value, 0);
 }
 
+/* 0 where ``x`` indexes a one-hot of ``width`` entries, else -1 with a ValueError. */
+static int one_hot_range(long x, long width) {
+    if (x >= 0 && x < width) return 0;
+    PyErr_Format(PyExc_ValueError, "tor_counts: a one-hot index %ld outside 0..%ld", x, width - 1);
+    return -1;
+}
+
 /* buf[at + a] = value[(seat + a) % n] for each offset a: a per-seat list of counts in the viewer's order. */
 static int seat_counts(Enc *e, PyObject *values, long at) {
     for (long a = 0; a < e->n; a++) {
@@ -81,7 +88,10 @@ static int write_turn(Enc *e) {
     long value, phase;
     CHECK_LONG(phase, int_attr(state, NAME(phase)));
     CHECK_LONG(value, steal_long(PyObject_CallMethodNoArgs(state, NAME(current_player))));
-    if (value == seat) CHECK(set_count(&e->c, t[T_PHASE] + phase, 1, 0));
+    if (value == seat) {
+        CHECK(one_hot_range(phase, t[T_ROUND] - t[T_PHASE]));
+        CHECK(set_count(&e->c, t[T_PHASE] + phase, 1, 0));
+    }
     CHECK_LONG(value, int_attr(state, NAME(round)));
     CHECK(set_count(&e->c, t[T_ROUND], value, 0));
     CHECK_LONG(value, int_attr(state, NAME(active)));
@@ -128,23 +138,28 @@ static int write_players(Enc *e) {
     }
     PyObject *pos = lists[0], *role = lists[1], *exiled = lists[2], *nation = lists[3];
     PyObject *treasure = lists[4], *steals = lists[5], *maps = lists[6], *revealed = lists[7];
-    PyObject *my_steal = item_at(lists[8], seat), *my_maps = item_at(lists[9], seat), *spied = item_at(lists[10], seat);
-    int over = true_attr(e->state, NAME(game_over));
-    int ok = my_steal != NULL && my_maps != NULL && spied != NULL && over >= 0;
+    /* each read only while no exception is pending (a property like game_over runs Python code) */
+    PyObject *my_steal = item_at(lists[8], seat);
+    PyObject *my_maps = my_steal == NULL ? NULL : item_at(lists[9], seat);
+    PyObject *spied = my_maps == NULL ? NULL : item_at(lists[10], seat);
+    int over = spied == NULL ? -1 : true_attr(e->state, NAME(game_over));
+    int ok = over >= 0;
     long base = t[T_PLAYERS];
     for (long k = 0; k < n && ok; k++, base += t[T_PLAYER_BLOCK]) {
         long p = (seat + k) % n, x;
         ok = 0;
+        /* a one-hot index outside its field would land in another field, which a later section of the
+         * Python encoder may overwrite: refused (the Python encoder then runs) */
         if ((x = item_long(pos, p)) == -1 && PyErr_Occurred()) break;
-        if (set_count(c, base + x, 1, 0) < 0) break;
+        if (one_hot_range(x, 8) < 0 || set_count(c, base + x, 1, 0) < 0) break;
         if ((x = item_long(role, p)) == -1 && PyErr_Occurred()) break;
-        if (set_count(c, base + 8 + x, 1, 0) < 0) break;
+        if (one_hot_range(x, 8) < 0 || set_count(c, base + 8 + x, 1, 0) < 0) break;
         int flag = item_true(exiled, p);
         if (flag < 0 || (flag && set_count(c, base + 16, 1, 0) < 0)) break;
-        int known = p == seat || over;
+        int known = p == seat; /* in the Python encoder's order: seat, revealed, game over, spied */
         if (!known) {
             if ((flag = item_true(revealed, p)) < 0) break;
-            known = flag;
+            known = flag || over;
         }
         if (!known) {
             if ((flag = item_true(spied, p)) < 0) break;
@@ -152,7 +167,7 @@ static int write_players(Enc *e) {
         }
         if (known) {
             if ((x = item_long(nation, p)) == -1 && PyErr_Occurred()) break;
-            if (set_count(c, base + 18 + x, 1, 0) < 0) break;
+            if (one_hot_range(x, 3) < 0 || set_count(c, base + 18 + x, 1, 0) < 0) break;
         } else if (set_count(c, base + 17, 1, 0) < 0) {
             break;
         }
@@ -204,12 +219,20 @@ fail:
 static int write_vote_stats(Enc *e) {
     PyObject *state = e->state, *seq = NULL, *o = NULL, *item = NULL;
     const long n = e->n, seat = e->seat;
-    GET_FAST(seq, votes_initiated);
+    o = attr(state, NAME(votes_initiated));
+    if (o == NULL) goto fail;
+    if (!PyList_CheckExact(o)) { /* the Python encoder compares it with a list of zeros */
+        PyErr_SetString(PyExc_TypeError, "tor_counts: votes_initiated is not a list");
+        goto fail;
+    }
+    seq = snapshot(o);
+    Py_CLEAR(o);
+    if (seq == NULL) goto fail;
     int any = 0;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-        int nonzero = PyObject_IsTrue(PySequence_Fast_GET_ITEM(seq, i));
-        if (nonzero < 0) goto fail;
-        any |= nonzero;
+        long count;
+        CHECK_LONG(count, as_long(PySequence_Fast_GET_ITEM(seq, i)));
+        any |= count != 0;
     }
     if (PySequence_Fast_GET_SIZE(seq) != n) any = -1;
     if (any) {
@@ -251,6 +274,7 @@ static int write_current_vote(Enc *e, PyObject *d) {
     Counts *c = &e->c;
     long value;
     CHECK_LONG(value, key_long(d, NAME(type)));
+    CHECK(one_hot_range(value, t[T_CV_INIT] - t[T_CV_TYPE]));
     CHECK(set_count(c, t[T_CV_TYPE] + value, 1, 0));
     CHECK_LONG(value, key_long(d, NAME(initiator)));
     CHECK(set_count(c, t[T_CV_INIT] + mod(value - seat, n), 1, 0));
@@ -269,7 +293,9 @@ static int write_current_vote(Enc *e, PyObject *d) {
     cards = key_of(d, NAME(cards));
     if (cards == NULL) goto fail;
     long own = item_long(cards, seat);
-    if ((own == -1 && PyErr_Occurred()) || (own >= 0 && set_count(c, t[T_CV_OWN] + own, 1, 0) < 0)) goto fail;
+    if (own == -1 && PyErr_Occurred()) goto fail;
+    if (own >= 0 && (one_hot_range(own, t[T_CV_CARDS] - t[T_CV_OWN]) < 0 || set_count(c, t[T_CV_OWN] + own, 1, 0) < 0))
+        goto fail;
     int shown = steal_true(key_of(d, NAME(revealed)));
     if (shown < 0) goto fail;
     if (shown) {
@@ -278,9 +304,13 @@ static int write_current_vote(Enc *e, PyObject *d) {
         for (long k = 0; k < n; k++) {
             long p = (seat + k) % n, card, said;
             CHECK_LONG(card, item_long(cards, p));
+            CHECK(one_hot_range(card, 3));
             CHECK(set_count(c, t[T_CV_CARDS] + 3 * k + card, 1, 0));
             CHECK_LONG(said, item_long(decl, p));
-            if (said >= 0) CHECK(set_count(c, t[T_CV_DECL] + 2 * k + said, 1, 0));
+            if (said >= 0) {
+                CHECK(one_hot_range(said, 2));
+                CHECK(set_count(c, t[T_CV_DECL] + 2 * k + said, 1, 0));
+            }
         }
         Py_CLEAR(decl);
     }
@@ -369,6 +399,7 @@ fail:
 static int write_event(Enc *e, PyObject *d) {
     long value;
     CHECK_LONG(value, key_long(d, NAME(card)));
+    CHECK(one_hot_range(value, 12)); /* the event's card one-hot (field_slices: 12 + n) */
     CHECK(set_count(&e->c, e->t[T_EVENT] + value, 1, 0));
     CHECK_LONG(value, key_long(d, NAME(target)));
     if (value >= 0) CHECK(set_count(&e->c, e->t[T_EVENT] + 12 + mod(value - e->seat, e->n), 1, 0));
@@ -383,7 +414,7 @@ static int write_log(Enc *e) {
     const long *t = e->t, n = e->n, seat = e->seat;
     const long L = t[T_LOG_ENTRY], NL = t[T_NUM_LOG_TYPES];
     Counts *c = &e->c;
-    GET_FAST(seq, log);
+    GET_SNAPSHOT(seq, log); /* reading an entry that is not a list or tuple runs Python code */
     Py_ssize_t entries = PySequence_Fast_GET_SIZE(seq);
     for (Py_ssize_t i = 0; i < entries; i++) {
         long base = t[T_LOG] + L * (long)i, f[7];
@@ -428,16 +459,21 @@ PyObject *tor_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         e.t[i] = as_long(PyTuple_GET_ITEM(spec, i));
         if (e.t[i] == -1 && PyErr_Occurred()) return NULL;
     }
-    e.c = (Counts){(unsigned char *)PyByteArray_AS_STRING(buf_obj), PyByteArray_GET_SIZE(buf_obj)};
     e.n = e.t[T_N];
     if (e.n < 2 || e.seat < 0 || e.seat >= e.n) {
         PyErr_SetString(PyExc_ValueError, "tor_counts: bad seat or player count");
         return NULL;
     }
-    if (write_turn(&e) < 0 || write_counts(&e) < 0 || write_players(&e) < 0 || write_own(&e) < 0 ||
-        write_vote_stats(&e) < 0 || dict_section(&e, NAME(vote), write_current_vote) < 0 ||
-        dict_section(&e, NAME(last_vote), write_last_vote) < 0 || dict_section(&e, NAME(loot), write_loot) < 0 ||
-        dict_section(&e, NAME(event), write_event) < 0 || write_log(&e) < 0)
-        return NULL;
+    /* held as an export while the state's Python code runs: the bytearray cannot be resized under us */
+    Py_buffer view;
+    if (PyObject_GetBuffer(buf_obj, &view, PyBUF_WRITABLE) < 0) return NULL;
+    e.c = (Counts){(unsigned char *)view.buf, view.len};
+    int failed = write_turn(&e) < 0 || write_counts(&e) < 0 || write_players(&e) < 0 || write_own(&e) < 0 ||
+                 write_vote_stats(&e) < 0 || dict_section(&e, NAME(vote), write_current_vote) < 0 ||
+                 dict_section(&e, NAME(last_vote), write_last_vote) < 0 ||
+                 dict_section(&e, NAME(loot), write_loot) < 0 || dict_section(&e, NAME(event), write_event) < 0 ||
+                 write_log(&e) < 0;
+    PyBuffer_Release(&view);
+    if (failed) return NULL;
     Py_RETURN_NONE;
 }
