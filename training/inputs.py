@@ -20,7 +20,7 @@ from typing import Any
 from pirate_envs.cli import command_prog, exits_on
 from pirate_envs.core.registry import ENV_IDS, game_class
 from pirate_envs.policies.base import resolve_policy
-from pirate_envs.policies.spec import SYNOPSIS, PolicySpec, parse_policy_spec
+from pirate_envs.policies.spec import SYNOPSIS, PolicySpec, object_name, parse_policy_spec
 from pirate_envs.shipped import SHIPPED, shipped_checkpoint
 
 EXIT_USAGE = 2
@@ -86,7 +86,7 @@ def policy_label(spec: Any) -> str:
         return str(spec)
     if isinstance(spec, PolicySpec):
         return spec.text
-    return str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+    return object_name(spec)
 
 
 def parse_spec(spec: Any) -> PolicySpec:

@@ -121,6 +121,11 @@ def _parse_text(text: str, as_path: bool) -> PolicySpec:
     raise unknown_policy_error(text)
 
 
+def object_name(policy: Any) -> str:
+    """The readable name of a policy object or function: its ``name``, its ``__name__`` or its type's name."""
+    return str(getattr(policy, "name", None) or getattr(policy, "__name__", None) or type(policy).__name__)
+
+
 def parse_policy_spec(spec: Any) -> PolicySpec:
     """Classify ``spec`` (a text, a ``Path``, a Policy object or a callable) without loading anything.
 
@@ -134,7 +139,7 @@ def parse_policy_spec(spec: Any) -> PolicySpec:
         return _parse_text(spec, as_path=False)
     if isinstance(spec, Path):
         return _parse_text(str(spec), as_path=True)
-    name = str(getattr(spec, "name", None) or getattr(spec, "__name__", None) or type(spec).__name__)
+    name = object_name(spec)
     if hasattr(spec, "act"):
         return PolicySpec("object", name, value=spec)
     if callable(spec):
