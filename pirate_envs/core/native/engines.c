@@ -4,8 +4,10 @@
 #include "core/native/engine.h"
 
 extern const NativeEngine dmd_engine;
+extern const NativeEngine mch_engine;
 
 const NativeEngine *const NATIVE_ENGINES[] = {
     &dmd_engine,
+    &mch_engine,
     NULL,
 };
