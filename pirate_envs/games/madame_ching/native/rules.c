@@ -606,15 +606,49 @@ static void advance(const MchRules *r, MchState *s) {
 
 static void decide(const MchRules *r, MchState *s, int action);
 
+/* The one legal action of a forced decision, else -1: legal() with early exits for the common phases. */
+static int forced_action(const MchRules *r, const MchState *s) {
+    switch (s->phase) {
+    case PH_SELECT: {
+        uint64_t hand = s->hands[s->select_seat];
+        return hand && !(hand & (hand - 1)) ? mch_ctz(hand) - 1 : -1;
+    }
+    case PH_ACTION: { /* PASS, alone unless a card or Combat can be played */
+        int seat = mch_active_seat(r, s);
+        if (!s->enc_played)
+            for (int kind = THIEF; kind <= MADAME_CHING; kind++)
+                if (playable(r, s, seat, kind)) return -1;
+        return can_combat(r, s, seat) ? -1 : A_PASS;
+    }
+    case PH_TAKE: {
+        int slot = -1;
+        for (int i = 0; i < 4; i++) {
+            if (!s->display[i]) continue;
+            if (slot >= 0) return -1;
+            slot = i;
+        }
+        return A_SLOT + slot; /* TAKE is asked only with a card on display */
+    }
+    case PH_ENC_GIFT:
+    case PH_WEATHER:
+    case PH_CARTO:
+        return -1; /* always two choices */
+    default: {
+        int32_t buf[MCH_NUM_ACTIONS];
+        return legal(r, s, buf) == 1 ? buf[0] : -1;
+    }
+    }
+}
+
 /* Advance; apply forced single-choice decisions automatically (MCH-402). */
 static void run(const MchRules *r, MchState *s) {
-    int32_t buf[MCH_NUM_ACTIONS];
     for (;;) {
         advance(r, s);
         if (s->over) return;
         if (!r->auto_resolve) return;
-        if (legal(r, s, buf) != 1) return;
-        decide(r, s, buf[0]);
+        int action = forced_action(r, s);
+        if (action < 0) return;
+        decide(r, s, action);
     }
 }
 
