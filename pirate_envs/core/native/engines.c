@@ -1,4 +1,6 @@
-/* The compiled engines of the games (pirate_envs/core/native/engine.h), one line per game. */
+/* The compiled engines built into pirate_envs._native: one line per game (its engine lives in
+ * pirate_envs/games/<game>/native/engine.c). NativeGame looks an engine up here by its game id.
+ */
 #include "core/native/engine.h"
 
 extern const NativeEngine dmd_engine;
