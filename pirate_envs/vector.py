@@ -185,7 +185,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             )
         self._groups: list[Any] = []  # the outside opponents' policies, by group
         self._group_of: dict[Any, int] = {}
-        self._options = options
+        self._options = dict(game.options)
         self._check_opponents(opponents)
         self.opponents = opponents
         fixed = opponents if isinstance(opponents, str) and opponents in _NATIVE_OPPONENTS else None
