@@ -1,10 +1,13 @@
-/* The native engines, one line per game (core/native/engine.h): the generic code (engine.c) finds a game's
- * engine here by its game_id. */
+/* The compiled engines built into pirate_envs._native: one line per game (its engine lives in
+ * pirate_envs/games/<game>/native/engine.c). NativeGame looks an engine up here by its game id.
+ */
 #include "core/native/engine.h"
 
+extern const NativeEngine dmd_engine;
 extern const NativeEngine potsm_engine;
 
 const NativeEngine *const NATIVE_ENGINES[] = {
+    &dmd_engine,
     &potsm_engine,
     NULL,
 };
