@@ -30,16 +30,18 @@ from pirate_envs.games.potsm.actions import RECORD_LENGTH
 from pirate_envs.games.potsm.cards import NUM_ADVENTURE_TYPES, NUM_MOVE_TYPES
 
 OPTIONS: tuple[str, ...] = ("upcoming_adventures", "move_cards_in_hand", "reward_mode", "score_scale")
-NUM_FEATURES: int = feature_size(4)  # per action at the default player count; the engine takes feature_size(n)
+NUM_FEATURES: int = feature_size(4)  # per action at the default player count (4); see num_features
 
 
 def num_features(num_players: int) -> int:
-    """Action features per action for ``num_players`` (``9 * (8 + n - 1)``)."""
+    """Action features per action for ``num_players`` (``9 * (8 + n - 1)``): they depend on the player count
+    (one accusation channel per other seat), so the backend asks this rather than NUM_FEATURES."""
     return feature_size(num_players)
 
 
 def double_bits(value: float) -> int:
-    """The IEEE-754 bits of ``value`` as a signed int64 (how a float option travels in NeConfig.options)."""
+    """The IEEE-754 bits of ``value`` as a signed int64 (how a float option travels in NeConfig.options, read
+    back by engine.h's ne_option_double)."""
     return struct.unpack("<q", struct.pack("<d", float(value)))[0]
 
 

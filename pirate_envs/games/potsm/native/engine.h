@@ -75,8 +75,7 @@ static inline void potsm_facts(const NeConfig *cfg, PotsmFacts *f) {
     f->upcoming = cfg->options[PZ_OPT_UPCOMING] != 0;
     f->hand = cfg->options[PZ_OPT_HAND] != 0;
     f->reward_score = cfg->options[PZ_OPT_REWARD_MODE] == 1;
-    int64_t bits = cfg->options[PZ_OPT_SCORE_SCALE];
-    memcpy(&f->score_scale, &bits, sizeof f->score_scale);
+    f->score_scale = ne_option_double(cfg, PZ_OPT_SCORE_SCALE);
     f->pirates_each = f->n == 2 ? 3 : 2; /* PSM-303 */
     f->unused = 9 - f->n * f->pirates_each;
     f->hand_size = f->n == 2 ? 4 : 3; /* PSM-803 */
