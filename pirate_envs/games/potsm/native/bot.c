@@ -9,7 +9,7 @@
  *
  * ``spec`` is the tuple HeuristicPolicy.native_spec builds once per bot (the order of the P_* enum): the
  * observation's offsets, the bot's parameters and potential tables, and the rules spec of
- * potsm.h. Every value is computed with the same operations in the same order as the Python
+ * potsm.h. The scores themselves are bot_core.c's (plain C), which the native engine's bot shares. Every value is computed with the same operations in the same order as the Python
  * code, and every ``sum`` as the Python this module is built for adds (py_sum: left to right before 3.12,
  * compensated from 3.12 on), so the scores agree bit for bit. As a second line of defence, a decision
  * is left to the Python bot (None) whenever a score lies within 1e-11 (relative) of the tie threshold

@@ -26,6 +26,7 @@ static const char *configure(const NeConfig *cfg) {
     if (cfg->obs_size != 265 + 85 * n + 2 * n * n) return "potsm: obs_size is not 265 + 85 n + 2 n^2";
     if (cfg->num_features != 9 * (8 + n - 1)) return "potsm: num_features is not 9 (8 + n - 1)";
     if (cfg->max_decisions < 1) return "potsm: max_decisions must be at least 1";
+    potsm_prepare_tables();
     return NULL;
 }
 

@@ -93,6 +93,7 @@ void potsm_observe(const NeConfig *cfg, const void *st, int seat, float *out);
 /* engine_bot.c */
 int potsm_heuristic(const NeConfig *cfg, const void *st, SplitMix *rng);
 void potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
+void potsm_prepare_tables(void);
 /* dump.c */
 int potsm_dump(const NeConfig *cfg, const void *st, int64_t *out);
 int potsm_load(const NeConfig *cfg, void *st, const int64_t *data, int n, const char **why);

@@ -49,3 +49,9 @@ void potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *
     if (potsm_write_features(&f, lay, n, obs, (const unsigned char *)mask, num_actions, out, 0) < 0)
         memset(out, 0, (size_t)(num_actions * PS_SHIPS * k) * sizeof(float));
 }
+
+/* The bot's and the features' tables, filled once (configure calls this while the caller holds the GIL, so no
+ * two threads that later play games without it fill them at once). */
+void potsm_prepare_tables(void) {
+    (void)potsm_feature_table(); /* fills the bot's tables on its way */
+}

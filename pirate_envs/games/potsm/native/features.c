@@ -16,7 +16,8 @@
  * that its doubles are the Python ones. Every float32 is the cast of the double the Python code computes
  * with the same operations, so the features agree bit for bit (tests/test_native_features_potsm.py).
  *
- * The Python code finds each distinct resulting line once; here every legal action gets its own block,
+ * The features themselves are features_core.c's (plain C), which the native engine shares. The Python code
+ * finds each distinct resulting line once; here every legal action gets its own block,
  * which is cheap enough in C and gives the same values. An observation the twin does not expect (a
  * ship_position field that is not a permutation by argmax, NaN or infinite values in the fields read)
  * raises ValueError, and the caller then runs the Python code, which does whatever it does with it.
