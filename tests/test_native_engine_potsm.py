@@ -7,6 +7,8 @@
   (PSM-703) at the end. More than 50k decisions here, more than 2M in the slow tier.
 * The rules' worked examples (PSM-1201..1225): the Python rule tests' set-ups, each action played on both
   engines from the same loaded position (``to_native``: the engine's ``load``).
+* The generic paths on this engine: the gym env, the vector env, IS-MCTS and flat Monte Carlo against their
+  Python twins.
 * ``load``: every value of real dumps mutated to out-of-range, huge and negative values, and wrong lengths,
   raises ValueError; a nearby value (+-1) is either refused or a position the Python engine accepts too, which
   then plays on identically.
@@ -40,7 +42,7 @@ CONFIGS = [(n, name, options) for n in (2, 3, 4) for name, options in VARIANTS.i
     (4, "score-hand", {"reward_mode": "score", "score_scale": 3.0, "move_cards_in_hand": True}),
     (3, "truncated", {"max_decisions": 25, "upcoming_adventures": True}),
 ]
-SEEDS_PER_CONFIG = 90  # 15 configurations x 90 games x ~40 decisions: > 50k decisions
+SEEDS_PER_CONFIG = 85  # 15 configurations x 85 games x ~40 decisions: > 50k decisions
 
 
 # --- twin play ----------------------------------------------------------------------------------------------
@@ -285,3 +287,87 @@ def test_native_features_on_hostile_observations_do_not_crash():
         hostile[where] = rng.choice([np.nan, np.inf, -np.inf, 1e30, -3.0, 300.0, 0.5, 1.0], size=where.size)
         with contextlib.suppress(ValueError):  # the binding refuses non-finite and huge values itself
             engine.features(hostile, mask, out)
+
+
+# --- the generic native paths on this engine: envs, vector env, search ----------------------------------------
+
+
+def _mid_game(game, seed, steps):
+    state, pick = game.new_initial_state(seed), Rng(seed)
+    for _ in range(steps):
+        legal = state.legal_actions()
+        state.apply_action(legal[pick.randrange(len(legal))])
+    return state
+
+
+def test_the_gym_env_runs_on_it_like_on_the_python_engine():
+    """make_gym(..., backend="native"): the same observations, masks and rewards as on the Python engine."""
+    from pirate_envs import make_gym
+
+    python = make_gym("potsm_v0", opponents="random", num_players=3, move_cards_in_hand=True)
+    native = make_gym("potsm_v0", opponents="random", num_players=3, move_cards_in_hand=True, backend="native")
+    obs_p, _ = python.reset(seed=4)
+    obs_n, _ = native.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        assert np.array_equal(obs_p, obs_n) and np.array_equal(python.action_masks(), native.action_masks())
+        action = int(rng.choice(np.flatnonzero(python.action_masks())))
+        obs_p, *rest_p = python.step(action)
+        obs_n, *rest_n = native.step(action)
+        assert rest_p[:3] == rest_n[:3]
+        if rest_p[1] or rest_p[2]:
+            obs_p, _ = python.reset()
+            obs_n, _ = native.reset()
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"move_cards_in_hand": True, "upcoming_adventures": True}], ids=["base", "both"]
+)
+def test_the_vector_env_plays_the_games_of_its_python_twin(options):
+    """pirate_envs.vector on this engine against the same vector env stepping Python states."""
+    from pirate_envs.vector import NativeVectorEnv
+
+    native = NativeVectorEnv("potsm_v0", 5, opponents="random", seat="random", seed=3, num_players=4, **options)
+    python = NativeVectorEnv(
+        "potsm_v0", 5, opponents="random", seat="random", seed=3, num_players=4, backend="python", **options
+    )
+    obs_n, _ = native.reset()
+    obs_p, _ = python.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(120):
+        assert np.array_equal(obs_n, obs_p) and np.array_equal(native.action_masks(), python.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in native.action_masks()])
+        obs_n, rew_n, term_n, trunc_n, _ = native.step(actions)
+        obs_p, rew_p, term_p, trunc_p, _ = python.step(actions)
+        assert np.array_equal(rew_n, rew_p) and np.array_equal(term_n, term_p) and np.array_equal(trunc_n, trunc_p)
+        ended += int(term_n.sum() + trunc_n.sum())
+    assert ended > 3
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_compiled_ismcts_searches_as_the_python_one(seed):
+    """IS-MCTS on this engine (determinised by its resample_hidden) visits as the Python search does."""
+    from pirate_envs.core.native import NATIVE
+    from pirate_envs.policies.ismcts import ISMCTSPolicy
+
+    state = _mid_game(PotsmGame(num_players=3, move_cards_in_hand=seed == 1), seed, 3 + 4 * seed)
+    seat = state.current_player()
+    python = ISMCTSPolicy(state.game, iterations=120, engine="python")
+    source = Rng(seed)
+    root = python.search(state, seat, source)
+    _, done, after, visits = NATIVE.ismcts(to_native(state).engine_state, seat, 120, 0.7, "random", Rng(seed).state)
+    assert done == 120 and after == source.state
+    assert dict(visits) == {a: root.children[a].visits if a in root.children else 0 for a in state.legal_actions()}
+
+
+def test_the_compiled_flat_monte_carlo_scores_as_the_python_one():
+    from pirate_envs.policies.flatmc import FlatMCPolicy
+
+    state = _mid_game(PotsmGame(num_players=2), 8, 6)
+    seat, mask = state.current_player(), state.legal_action_mask()
+    python = FlatMCPolicy(state.game, rollouts=6, rollout="random", engine="python")
+    native = FlatMCPolicy(state.game, rollouts=6, rollout="random")
+    a = python.act_state(state, seat, mask, np.random.default_rng(3))
+    b = native.act_state(state, seat, mask, np.random.default_rng(3))
+    assert a == b and python.last_values == native.last_values
