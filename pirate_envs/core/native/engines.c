@@ -4,8 +4,10 @@
 #include "core/native/engine.h"
 
 extern const NativeEngine dmd_engine;
+extern const NativeEngine potsm_engine;
 
 const NativeEngine *const NATIVE_ENGINES[] = {
     &dmd_engine,
+    &potsm_engine,
     NULL,
 };
