@@ -322,7 +322,7 @@ int dmd_heuristic(const NeConfig *cfg, const void *state, SplitMix *rng) {
     return (int)action;
 }
 
-void dmd_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out) {
+int dmd_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out) {
     const int na = cfg->num_actions;
     memset(out, 0, sizeof(float) * (size_t)na * DMD_NUM_FEATURES);
     int legal[128];
@@ -334,6 +334,9 @@ void dmd_action_features(const NeConfig *cfg, const float *obs, const int8_t *ma
     d.why = &why;
     bot_spec(&d, cfg->num_players);
     dmd_read(&d, obs, legal, n_legal);
-    if (dmd_bot_features(&d, out, 0.1) < 0) /* an observation the features cannot read: zero rows */
+    if (dmd_bot_features(&d, out, 0.1) < 0) { /* an observation the features cannot read */
         memset(out, 0, sizeof(float) * (size_t)na * DMD_NUM_FEATURES);
+        return -1;
+    }
+    return 0;
 }

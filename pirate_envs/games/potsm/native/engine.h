@@ -92,7 +92,7 @@ int potsm_legal_actions(const NeConfig *cfg, const void *st, int32_t *out);
 void potsm_observe(const NeConfig *cfg, const void *st, int seat, float *out);
 /* engine_bot.c */
 int potsm_heuristic(const NeConfig *cfg, const void *st, SplitMix *rng);
-void potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
+int potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
 void potsm_prepare_tables(void);
 /* dump.c */
 int potsm_dump(const NeConfig *cfg, const void *st, int64_t *out);

@@ -36,8 +36,9 @@ int potsm_heuristic(const NeConfig *cfg, const void *st, SplitMix *rng) {
 }
 
 /* action_features.action_features: (num_actions, 9 * (8 + n - 1)) floats, rows of illegal actions zero. An
- * observation the core does not read (no line by argmax, NaN values: never one of the engine's) gives zeros. */
-void potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out) {
+ * observation the core does not read (no line by argmax, NaN values: never one of the engine's) gives zeros and
+ * -1. */
+int potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out) {
     const int n = cfg->num_players;
     const long k = 8 + n - 1, num_actions = 76 + 9 * (n - 1);
     memset(out, 0, (size_t)(num_actions * PS_SHIPS * k) * sizeof(float));
@@ -46,8 +47,11 @@ void potsm_action_features(const NeConfig *cfg, const float *obs, const int8_t *
     const long lay[L_INTS] = {at[PL_SIZE],          at[PL_SHIP_POSITION], at[PL_SHIP_DAMAGED],
                               at[PL_SHIP_FAME],     at[PL_REVEALED_OWNER], at[PL_CURRENT]};
     Features f = {.r = &POTSM_RULES, .table = potsm_feature_table(), .k = k};
-    if (potsm_write_features(&f, lay, n, obs, (const unsigned char *)mask, num_actions, out, 0) < 0)
+    if (potsm_write_features(&f, lay, n, obs, (const unsigned char *)mask, num_actions, out, 0) < 0) {
         memset(out, 0, (size_t)(num_actions * PS_SHIPS * k) * sizeof(float));
+        return -1;
+    }
+    return 0;
 }
 
 /* The bot's and the features' tables, filled once (configure calls this while the caller holds the GIL, so no
