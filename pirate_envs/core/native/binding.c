@@ -145,7 +145,7 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwargs) {
         }
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (overflow || v > (1LL << 40) || v < -(1LL << 40)) {
+        if (overflow) { /* any int64: a float option travels as its IEEE bits (ne_option_double); configure checks */
             Py_DECREF(seq);
             PyErr_SetString(PyExc_ValueError, "an option value is out of range");
             return -1;
