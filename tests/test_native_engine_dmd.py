@@ -70,9 +70,10 @@ def check_position(game, python, native, bot, step: int, deep: bool) -> None:
         assert np.array_equal(features, action_features_python(obs, mask, bot))
 
 
-def twin_game(index: int, deep_every: int = 4, resample_every: int = 9) -> int:
+def twin_game(index: int, deep_every: int = 4, resample_every: int = 9, full_every: int = 1) -> int:
     """Plays game ``index`` on both engines (the heuristic bot or a random pick per decision), checking every
-    position; returns the decisions taken."""
+    position (every ``full_every``-th in full, the others' seat to act and legal actions); returns the decisions
+    taken."""
     options = config(index)
     python_game = DmdGame(**options)
     native_game_ = DmdGame(backend="native", **options)
@@ -82,7 +83,11 @@ def twin_game(index: int, deep_every: int = 4, resample_every: int = 9) -> int:
     step = 0
     while True:
         deep = step % deep_every == 0
-        check_position(python_game, python, native, bot, step, deep)
+        if step % full_every == 0 or deep or python.is_terminal():
+            check_position(python_game, python, native, bot, step, deep)
+        else:
+            assert native.current_player() == python.current_player()
+            assert native.legal_actions() == python.legal_actions()
         if deep:
             same_fields(python, native)
             assert to_native(python).to_dict() == python.to_dict()  # pack, load, dump
@@ -96,7 +101,7 @@ def twin_game(index: int, deep_every: int = 4, resample_every: int = 9) -> int:
             same_fields(python, native)
             return step
         legal = python.legal_actions()
-        if pick.random() < 0.6:
+        if pick.random() < 0.6 and step % full_every == 0:
             action = native.heuristic_action(step)
         else:
             action = pick.choice(legal)
@@ -118,7 +123,7 @@ def test_twin_play_every_configuration():
 def test_twin_play_two_million_decisions():
     decisions, index = 0, 10_000
     while decisions < 2_000_000:
-        decisions += twin_game(index, deep_every=16, resample_every=37)
+        decisions += twin_game(index, deep_every=60, resample_every=97, full_every=10)
         index += 1
 
 
