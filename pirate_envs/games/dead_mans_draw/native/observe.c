@@ -193,7 +193,8 @@ void dmd_resample_hidden(const NeConfig *cfg, void *state, int seat, SplitMix *s
     if (!cfg->options[O_CHARACTERS]) return;
     /* the ability cards seat has not seen (DMD-910..912) */
     uint64_t seen = 0;
-    for (int i = 0; i < st->n_dealt[seat]; i++) seen |= 1ULL << st->dealt[seat][i];
+    for (int i = 0; i < st->n_dealt[seat]; i++)
+        if (st->dealt[seat][i] >= 0) seen |= 1ULL << st->dealt[seat][i];
     if (st->revealed)
         for (int t = 0; t < n; t++)
             if (st->kept[t] >= 0) seen |= 1ULL << st->kept[t];
