@@ -145,7 +145,7 @@ class Game:
         super().__init_subclass__(**kwargs)
         _check_contract(cls, Game, abstract)
 
-    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+    def __init__(self, num_players: int | None = None, backend: str = "python", **options: Any) -> None:
         if num_players is None:
             num_players = self.default_num_players
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
@@ -162,6 +162,15 @@ class Game:
         self.reward_mode: str = self.options.get("reward_mode", "win")
         self.score_scale: float | None = self.options.get("score_scale")  # None: the game's score mode has none
         self._setup()
+        from pirate_envs.core.native.backend import resolve_backend
+
+        # not a rule option: the same game (and the same options, fingerprints, dicts) on either engine
+        self.backend: str = resolve_backend(self, backend)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_native_game", None)  # the compiled engine is rebuilt on first use
+        return state
 
     @abstractmethod
     def _setup(self) -> None:
@@ -192,7 +201,12 @@ class Game:
         return module
 
     def new_initial_state(self, seed: Any = None) -> State:
-        """A fresh game; every chance event comes from an RNG seeded with ``seed``."""
+        """A fresh game; every chance event comes from an RNG seeded with ``seed`` (a
+        :class:`~pirate_envs.core.native.backend.NativeState` when the game's backend is ``"native"``)."""
+        if self.backend == "native":
+            from pirate_envs.core.native.backend import new_native_state
+
+            return new_native_state(self, seed)  # type: ignore[return-value]
         state = self.state_class.__new__(self.state_class)
         state._init_base(self, as_rng(seed) if not isinstance(seed, Rng) else seed.clone())
         state._setup_game()

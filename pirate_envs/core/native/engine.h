@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/native/rng.h"
 
@@ -34,6 +35,15 @@ typedef struct {
     int64_t max_decisions;
     int num_features; /* action features per action (0: the game has none) */
 } NeConfig;
+
+/* A float option (score_scale): the bridge passes a double as its IEEE-754 bits in an int64
+ * (native_bridge: struct.unpack("<q", struct.pack("<d", value))[0]). */
+static inline double ne_option_double(const NeConfig *cfg, int i) {
+    double d;
+    int64_t bits = cfg->options[i];
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
 
 /* First member of every game's state struct. */
 typedef struct {

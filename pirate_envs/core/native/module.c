@@ -9,7 +9,7 @@
  * encoders), bot.c (the heuristic bots), features.c (the action features); what they share is common.h,
  * beside this file. setup.py builds them all into this one module.
  */
-#include "core/native/common.h"
+#include "core/native/binding.h"
 
 /* games/dead_mans_draw/native/ */
 PyObject *dmd_encode(PyObject *self, PyObject *args);
@@ -62,6 +62,12 @@ static PyMethodDef methods[] = {
      "potsm_legal_features(out, observations, masks, rules_spec, n, layout): potsm_features for a batch of "
      "observations and their (batch, actions) masks, the legal actions' rows alone, in the order of "
      "numpy.nonzero(masks), written into the zero-filled float32 (legal actions, 9 * channels) matrix ``out``."},
+    {"ismcts", (PyCFunction)(void (*)(void))native_ismcts, METH_VARARGS | METH_KEYWORDS,
+     "ismcts(state, seat, iterations, exploration, rollout, source, time_budget=0) -> (action, iterations, "
+     "source, [(action, visits), ...]): IS-MCTS over a compiled engine (the twin of ISMCTSPolicy.search)."},
+    {"flatmc", (PyCFunction)(void (*)(void))native_flatmc, METH_VARARGS | METH_KEYWORDS,
+     "flatmc(state, seat, rollouts, rollout, base) -> (action, [(action, mean return), ...]): flat Monte Carlo "
+     "over a compiled engine (the twin of FlatMCPolicy.act_state after its draw of base)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -71,6 +77,38 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
+static int add_type(PyObject *m, PyTypeObject *type, const char *name) {
+    if (PyType_Ready(type) < 0) return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(m, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC PyInit__native(void) {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (add_type(m, &NativeGameType, "NativeGame") < 0 || add_type(m, &EngineStateType, "EngineState") < 0 ||
+        add_type(m, &NativeVectorType, "NativeVector") < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyObject *ids = PyTuple_New(0);
+    for (int i = 0; ids != NULL && NATIVE_ENGINES[i] != NULL; i++) {
+        PyObject *id = PyUnicode_FromString(NATIVE_ENGINES[i]->game_id);
+        if (id == NULL || _PyTuple_Resize(&ids, i + 1) < 0) {
+            Py_XDECREF(id);
+            Py_CLEAR(ids);
+            break;
+        }
+        PyTuple_SET_ITEM(ids, i, id);
+    }
+    if (ids == NULL || PyModule_AddObject(m, "ENGINES", ids) < 0) {
+        Py_XDECREF(ids);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -1,0 +1,11 @@
+/* The compiled engines built into pirate_envs._native: one line per game (its engine lives in
+ * pirate_envs/games/<game>/native/engine.c). NativeGame looks an engine up here by its game id.
+ */
+#include "core/native/engine.h"
+
+extern const NativeEngine dmd_engine;
+
+const NativeEngine *const NATIVE_ENGINES[] = {
+    &dmd_engine,
+    NULL,
+};
