@@ -4,8 +4,10 @@
 #include "core/native/engine.h"
 
 extern const NativeEngine dmd_engine;
+extern const NativeEngine tor_engine;
 
 const NativeEngine *const NATIVE_ENGINES[] = {
     &dmd_engine,
+    &tor_engine,
     NULL,
 };
