@@ -22,7 +22,8 @@ Python engine behind the same interface (``NativeVectorEnv.backend`` says which)
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -57,14 +58,17 @@ def make(
 class _PythonCore:
     """The NativeVector interface over Python states: the fallback, and the oracle the tests compare with."""
 
-    def __init__(self, game: Any, num_envs: int, seat: int, opponents: Any, seed: int) -> None:
-        self.game, self.num_envs, self.seat_mode, self.opponents = game, num_envs, seat, opponents
-        self.heuristic = None
-        if opponents == 1:
-            from pirate_envs.core.registry import env_module
+    def __init__(self, game: Any, num_envs: int, seat: int, opponents: int, seed: int) -> None:
+        from pirate_envs.core.registry import env_module
 
-            self.heuristic = env_module(game.game_id).HeuristicPolicy(game)
+        self.game, self.num_envs, self.seat_mode = game, num_envs, seat
+        self.kinds = [[opponents] * game.num_players for _ in range(num_envs)]
+        self.heuristic = env_module(game.game_id).HeuristicPolicy(game)
         self.reseed(seed)
+
+    def set_opponents(self, envs: np.ndarray, kinds: np.ndarray) -> None:
+        for i, row in zip(envs.tolist(), kinds.reshape(len(envs), -1).tolist(), strict=True):
+            self.kinds[i] = row
 
     def _reset(self, i: int) -> None:
         rng = self.rngs[i]
@@ -90,22 +94,26 @@ class _PythonCore:
     def apply_learner(self, actions: np.ndarray) -> None:
         for i, state in enumerate(self.states):
             if state.current_player() != self.seats[i] or int(actions[i]) not in state.legal_actions():
-                raise ValueError(f"env {i}: action {int(actions[i])} is not legal for the learner (seat {self.seats[i]})")
+                raise ValueError(
+                    f"env {i}: action {int(actions[i])} is not legal for the learner (seat {self.seats[i]})"
+                )
         for i, state in enumerate(self.states):
             state.apply_action(int(actions[i]))
             self.lengths[i] += 1
 
-    def advance(self, envs: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> int:
+    def advance(self, envs: np.ndarray, groups: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> int:
         waiting = 0
         for i, state in enumerate(self.states):
             while (seat := state.current_player()) >= 0 and seat != self.seats[i]:
-                if self.opponents == 0:
+                kind = self.kinds[i][seat]
+                if kind == 0:
                     legal = state.legal_actions()
                     action = legal[self.rngs[i].randrange(len(legal))]
-                elif self.opponents == 1:
-                    action = int(self.heuristic.act(state.observation(seat), state.legal_action_mask(), self.bot_rngs[i]))
+                elif kind == 1:
+                    observation, mask = state.observation(seat), state.legal_action_mask()
+                    action = int(self.heuristic.act(observation, mask, self.bot_rngs[i]))
                 else:
-                    envs[waiting] = i
+                    envs[waiting], groups[waiting] = i, kind - 2
                     obs[waiting] = state.observation(seat)
                     masks[waiting] = state.legal_action_mask()
                     waiting += 1
@@ -117,7 +125,7 @@ class _PythonCore:
         for i, action in zip(envs.tolist(), actions.tolist(), strict=True):
             self.states[i].apply_action(int(action))
 
-    def collect(self, rewards, terminated, truncated, final_obs, ended, lengths) -> int:  # noqa: ANN001
+    def collect(self, rewards, terminated, truncated, final_obs, ended, lengths) -> int:
         count = 0
         rewards[:] = 0.0
         terminated[:] = False
@@ -143,7 +151,7 @@ class _PythonCore:
 class NativeVectorEnv(gymnasium.vector.VectorEnv):
     """N games of one env id as one Gymnasium VectorEnv (see the module docstring)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(
         self,
@@ -174,19 +182,13 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             raise InvalidOptionError(
                 f"{env_id}: seat must be an int in [0, {game.num_players}) or 'random'; got {seat!r}"
             )
-        self.opponent_policy = None
-        if isinstance(opponents, str) and opponents in _NATIVE_OPPONENTS:
-            kind = _NATIVE_OPPONENTS[opponents]
-        else:
-            kind = 2
-            policy = resolve_policy(opponents, env_id, game.num_players, **options)
-            if getattr(policy, "needs_state", False):
-                raise InvalidOptionError(
-                    f"{env_id}: the vector env's opponents act from observations; {opponents!r} searches the game "
-                    "state (use 'random', 'heuristic', a checkpoint or a Policy object)"
-                )
-            self.opponent_policy = policy
+        self._groups: list[Any] = []  # the outside opponents' policies, by group
+        self._group_of: dict[Any, int] = {}
+        self._options = options
+        self._check_opponents(opponents)
         self.opponents = opponents
+        fixed = opponents if isinstance(opponents, str) and opponents in _NATIVE_OPPONENTS else None
+        kind = _NATIVE_OPPONENTS[fixed] if fixed is not None else 0
         self._seed = as_seed(seed, "seed", non_negative=True)
         start = self._seed if self._seed is not None else int(np.random.SeedSequence().entropy) & _MASK64
         if use_native:
@@ -202,6 +204,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
         self._obs = np.zeros((n, size), np.float32)
         self._masks = np.zeros((n, actions), np.int8)
         self._ext_envs = np.zeros(n, np.int32)
+        self._ext_groups = np.zeros(n, np.int32)
         self._ext_obs = np.zeros((n, size), np.float32)
         self._ext_masks = np.zeros((n, actions), np.int8)
         self._final_obs = np.zeros((n, size), np.float32)
@@ -211,16 +214,69 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
         self._ended = np.zeros(n, np.int32)
         self._lengths = np.zeros(n, np.int64)
         self._returns = np.zeros(n, np.float64)
+        self._draw_opponents(np.arange(n, dtype=np.int32))
         self._drive()
         self._core.observe(self._obs, self._masks)
+
+    # --- opponents ---------------------------------------------------------------------------------
+    def _check_opponents(self, opponents: Any) -> None:
+        n = self.game.num_players
+        if isinstance(opponents, list) and len(opponents) != n - 1:
+            raise InvalidOptionError(
+                f"{self.env_id}: an opponents list needs one entry per other seat ({n - 1}), got {len(opponents)}"
+            )
+        for entry in opponents if isinstance(opponents, list) else [opponents]:
+            if not hasattr(entry, "sample_opponent"):
+                self._kind(entry)  # a bad spec fails here, before any game
+
+    def set_opponents(self, opponents: Any) -> None:
+        """New opponents (a spec, a sampler or a list per other seat), from each env's next game on."""
+        self._check_opponents(opponents)
+        self.opponents = opponents
+
+    def _kind(self, spec: Any) -> int:
+        """The vector's opponent kind of one spec: 0 random, 1 heuristic (both in C), 2 + its outside group."""
+        if isinstance(spec, str) and spec in _NATIVE_OPPONENTS:
+            return _NATIVE_OPPONENTS[spec]
+        key = str(spec) if isinstance(spec, (str, Path)) else id(spec)
+        group = self._group_of.get(key)
+        if group is None:
+            policy = resolve_policy(spec, self.env_id, self.game.num_players, **self._options)
+            if getattr(policy, "needs_state", False):
+                raise InvalidOptionError(
+                    f"{self.env_id}: the vector env's opponents act from observations; {spec!r} searches the game "
+                    "state (use 'random', 'heuristic', a checkpoint or a Policy object)"
+                )
+            group = self._group_of[key] = len(self._groups)
+            self._groups.append(policy)
+        return 2 + group
+
+    def _draw_opponents(self, envs: np.ndarray) -> None:
+        """Each named env's opponents for its new game (samplers drawn again at every game)."""
+        spec, n = self.opponents, self.game.num_players
+        per_offset = spec if isinstance(spec, list) else [spec] * (n - 1)
+        if all(isinstance(e, str) and e in _NATIVE_OPPONENTS for e in per_offset) and len(set(per_offset)) == 1:
+            kinds = np.full((len(envs), n), _NATIVE_OPPONENTS[per_offset[0]], np.int64)
+        else:
+            seats = self.seats()
+            kinds = np.zeros((len(envs), n), np.int64)
+            for row, i in enumerate(envs.tolist()):
+                for offset, entry in enumerate(per_offset, start=1):
+                    chosen = entry.sample_opponent(self._policy_rng) if hasattr(entry, "sample_opponent") else entry
+                    kinds[row, (seats[i] + offset) % n] = self._kind(chosen)
+        self._core.set_opponents(np.asarray(envs, np.int64), kinds.ravel())
 
     # --- stepping ----------------------------------------------------------------------------------
     def _drive(self) -> None:
         """Play opponents until every game waits for its learner (outside opponents asked in batches)."""
-        while (k := self._core.advance(self._ext_envs, self._ext_obs, self._ext_masks)) > 0:
-            obs, masks = self._ext_obs[:k], self._ext_masks[:k]
-            actions = _act_batch(self.opponent_policy, obs, masks, self._policy_rng)
-            self._core.apply_external(self._ext_envs[:k].copy(), np.asarray(actions, dtype=np.int64))
+        while (k := self._core.advance(self._ext_envs, self._ext_groups, self._ext_obs, self._ext_masks)) > 0:
+            groups = self._ext_groups[:k]
+            actions = np.zeros(k, np.int64)
+            for group in np.unique(groups).tolist():
+                rows = np.flatnonzero(groups == group)
+                obs, masks = self._ext_obs[rows], self._ext_masks[rows]
+                actions[rows] = _act_batch(self._groups[group], obs, masks, self._policy_rng)
+            self._core.apply_external(self._ext_envs[:k].copy(), actions)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """New games in every env (reseeded when ``seed`` is given); returns (observations, infos)."""
@@ -230,6 +286,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             seed = as_seed(seed, "seed", non_negative=True)
             self._core.reseed(seed)
             self._policy_rng = np.random.default_rng(seed)
+            self._draw_opponents(np.arange(self.num_envs, dtype=np.int32))
             self._drive()
             self._core.observe(self._obs, self._masks)
         self._returns[:] = 0.0
@@ -252,6 +309,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             self._rewards, self._terminated, self._truncated, self._final_obs, self._ended, self._lengths
         )
         if ended:
+            self._draw_opponents(self._ended[:ended].copy())
             self._drive()
         self._core.observe(self._obs, self._masks)
         infos: dict[str, Any] = {}
@@ -262,7 +320,9 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             final = np.empty(self.num_envs, dtype=object)
             for i in done.tolist():
                 final[i] = self._final_obs[i].copy()
-            infos = {"final_obs": final, "_final_obs": flags, "episode_length": self._lengths[:ended].copy()}
+            lengths = np.zeros(self.num_envs, np.int64)
+            lengths[done] = self._lengths[:ended]
+            infos = {"final_obs": final, "_final_obs": flags, "episode_length": lengths}
         return (
             self._obs.copy(),
             self._rewards.copy(),
@@ -323,12 +383,11 @@ class NativeSB3VecEnv(_sb3_base()):  # type: ignore[misc]
         dones = terminated | truncated
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if infos:
-            lengths = dict(zip(np.flatnonzero(infos["_final_obs"]).tolist(), infos["episode_length"].tolist()))
             for i in np.flatnonzero(dones).tolist():
                 out[i] = {
                     "terminal_observation": infos["final_obs"][i],
                     "TimeLimit.truncated": bool(truncated[i]),
-                    "episode": {"r": float(rewards[i]), "l": int(lengths.get(i, 0))},
+                    "episode": {"r": float(rewards[i]), "l": int(infos["episode_length"][i])},
                     "is_success": bool(rewards[i] > 0),
                 }
         return obs, rewards, dones, out
@@ -347,7 +406,12 @@ class NativeSB3VecEnv(_sb3_base()):  # type: ignore[misc]
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[i] for i in chosen]
-        raise AttributeError(f"NativeSB3VecEnv answers env_method('action_masks') only, not {method_name!r}")
+        if method_name == "set_opponents":  # the same opponents for every env: the vector holds one setting
+            self.venv.set_opponents(*args, **kwargs)
+            return [None] * len(chosen)
+        raise AttributeError(
+            f"NativeSB3VecEnv answers env_method('action_masks') and ('set_opponents'), not {method_name!r}"
+        )
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
         return [False] * len(self._get_indices(indices))

@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from pirate_envs.core.native import NATIVE
 from pirate_envs.core.rng import Rng
-from pirate_envs.policies.rollout import StateSearchBot, parse_spec, play_out, rollout_bot
+from pirate_envs.policies.rollout import StateSearchBot, check_engine, native_twin, parse_spec, play_out, rollout_bot
 
 
 class FlatMCPolicy(StateSearchBot):
@@ -33,10 +34,11 @@ class FlatMCPolicy(StateSearchBot):
     holds the mean return of each action at the last decision.
     """
 
-    def __init__(self, game: Any = None, rollouts: int = 40, rollout: str = "heuristic") -> None:
+    def __init__(self, game: Any = None, rollouts: int = 40, rollout: str = "heuristic", engine: str = "auto") -> None:
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
             raise ValueError(f"FlatMCPolicy: rollouts must be an int >= 1, got {rollouts!r}")
         self._heuristic = rollout_bot(game, rollout, "FlatMCPolicy")
+        self.engine = check_engine(engine, "FlatMCPolicy")
         self.rollouts = rollouts
         self.rollout = rollout
         self.name = f"flatmc-{rollouts}" + ("-h" if rollout == "heuristic" else "")
@@ -54,6 +56,11 @@ class FlatMCPolicy(StateSearchBot):
             self.last_values = {}
             return legal[0]
         base = int(rng.integers(0, 2**62))
+        compiled = native_twin(state, self.engine)
+        if compiled is not None:
+            action, pairs = NATIVE.flatmc(compiled, seat, self.rollouts, self.rollout, base)
+            self.last_values = dict(pairs)
+            return int(action)
         values = {}
         preferred = legal[0]
         if self._heuristic is not None:  # its own view, read from a determinisation like everything else
@@ -74,5 +81,5 @@ class FlatMCPolicy(StateSearchBot):
 
 
 def parse_flatmc_spec(spec: str, game: Any = None) -> FlatMCPolicy:
-    """``"flatmc"`` or ``"flatmc:rollouts=40,rollout=heuristic"``."""
-    return FlatMCPolicy(game, **parse_spec(spec, "flatmc", {"rollouts": int, "rollout": str}))
+    """``"flatmc"`` or ``"flatmc:rollouts=40,rollout=heuristic,engine=python"``."""
+    return FlatMCPolicy(game, **parse_spec(spec, "flatmc", {"rollouts": int, "rollout": str, "engine": str}))

@@ -29,8 +29,17 @@ from typing import Any
 
 import numpy as np
 
+from pirate_envs.core.native import NATIVE
 from pirate_envs.core.rng import Rng
-from pirate_envs.policies.rollout import ROLLOUTS, StateSearchBot, parse_spec, play_out, rollout_bot
+from pirate_envs.policies.rollout import (
+    ROLLOUTS,
+    StateSearchBot,
+    check_engine,
+    native_twin,
+    parse_spec,
+    play_out,
+    rollout_bot,
+)
 
 __all__ = ["ROLLOUTS", "ISMCTSPolicy", "parse_ismcts_spec"]
 
@@ -62,6 +71,7 @@ class ISMCTSPolicy(StateSearchBot):
         time_budget: float | None = None,
         exploration: float = 0.7,
         rollout: str = "random",
+        engine: str = "auto",
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"ISMCTSPolicy: iterations must be an int >= 1, got {iterations!r}")
@@ -70,6 +80,7 @@ class ISMCTSPolicy(StateSearchBot):
         if not isinstance(exploration, (int, float)) or exploration < 0:
             raise ValueError(f"ISMCTSPolicy: exploration must be a number >= 0, got {exploration!r}")
         self._heuristic = rollout_bot(game, rollout, "ISMCTSPolicy")
+        self.engine = check_engine(engine, "ISMCTSPolicy")
         self.iterations = int(iterations)
         self.time_budget = None if time_budget is None else float(time_budget)
         self.exploration = float(exploration)
@@ -93,6 +104,12 @@ class ISMCTSPolicy(StateSearchBot):
             self.last_iterations = 0
             return legal[0]
         source = Rng(int(rng.integers(0, 2**63)))
+        compiled = native_twin(state, self.engine)
+        if compiled is not None:
+            action, self.last_iterations, _, _ = NATIVE.ismcts(
+                compiled, seat, self.iterations, self.exploration, self.rollout, source.state, self.time_budget or 0.0
+            )
+            return int(action)
         root = self.search(state, seat, source)
         best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
         return int(best)
@@ -146,6 +163,6 @@ class ISMCTSPolicy(StateSearchBot):
 
 
 def parse_ismcts_spec(spec: str, game: Any = None) -> ISMCTSPolicy:
-    """``"ismcts"`` or ``"ismcts:iterations=800,rollout=heuristic,exploration=1.0,time_budget=1"``."""
-    kinds = {"iterations": int, "time_budget": float, "exploration": float, "rollout": str}
+    """``"ismcts"`` or ``"ismcts:iterations=800,rollout=heuristic,exploration=1.0,time_budget=1,engine=python"``."""
+    kinds = {"iterations": int, "time_budget": float, "exploration": float, "rollout": str, "engine": str}
     return ISMCTSPolicy(game, **parse_spec(spec, "ismcts", kinds))

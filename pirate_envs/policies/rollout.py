@@ -1,4 +1,5 @@
-"""What the search bots share: playing a determinised state out to the end, and their spec strings.
+"""What the search bots share: playing a determinised state out to the end, their spec strings, and the choice
+of engine (the compiled search of ``pirate_envs/core/native/search.c`` wherever the game has a compiled engine).
 
 A rollout plays every seat with one policy: uniform random moves (drawn from the engine's own
 :class:`~pirate_envs.core.rng.Rng`, cheap) or the game's heuristic bot, which acts on each seat's
@@ -14,6 +15,31 @@ import numpy as np
 from pirate_envs.core.rng import Rng
 
 ROLLOUTS = ("random", "heuristic")
+ENGINES = ("auto", "native", "python")
+
+
+def check_engine(engine: str, owner: str) -> str:
+    """``engine``: ``"auto"`` (the compiled search where the game has a compiled engine, else Python),
+    ``"native"`` (the same, said explicitly) or ``"python"``; anything else raises ``ValueError``."""
+    if engine not in ENGINES:
+        raise ValueError(f"{owner}: engine must be one of {ENGINES}, got {engine!r}")
+    return engine
+
+
+def native_twin(state: Any, engine: str) -> Any:
+    """The compiled state to search for ``state`` (a native state's own, or a Python state's converted
+    twin), or None where the search runs in Python (``engine="python"``, or no compiled engine here).
+
+    With random rollouts the compiled search takes the same decision as the Python one from the same draws."""
+    if engine == "python":
+        return None
+    from pirate_envs.core.native.backend import NativeState, has_native, to_native
+
+    if isinstance(state, NativeState):
+        return state.engine_state
+    if not has_native(state.game.game_id):
+        return None
+    return to_native(state).engine_state
 
 
 class StateSearchBot:

@@ -56,8 +56,10 @@ def resolve_backend(game: Game, backend: Any) -> str:
     if backend not in BACKENDS:
         raise InvalidOptionError(f"{game.game_id}: backend must be one of {BACKENDS}; got {backend!r}")
     if backend == "native" and not has_native(game.game_id):
-        why = "the compiled module is not built or PIRATE_ENVS_PURE_PYTHON is set" if NATIVE is None else (
-            "this build has no compiled engine for it"
+        why = (
+            "the compiled module is not built or PIRATE_ENVS_PURE_PYTHON is set"
+            if NATIVE is None
+            else ("this build has no compiled engine for it")
         )
         warnings.warn(
             f"{game.game_id}: backend='native' is unavailable ({why}); the Python engine runs",

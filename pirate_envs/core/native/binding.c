@@ -145,7 +145,8 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwargs) {
         }
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (overflow || v > (1LL << 40) || v < -(1LL << 40)) {
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
             Py_DECREF(seq);
             PyErr_SetString(PyExc_ValueError, "an option value is out of range");
             return -1;

@@ -11,15 +11,15 @@
  */
 #include "core/native/binding.h"
 
-enum { OPP_RANDOM = 0, OPP_HEURISTIC = 1, OPP_EXTERNAL = 2 };
+enum { OPP_RANDOM = 0, OPP_HEURISTIC = 1, OPP_EXTERNAL = 2 }; /* an outside group: OPP_EXTERNAL + its index */
 
 typedef struct {
     PyObject_HEAD
     GameObject *game;
     int num_envs;
     int seat_mode; /* a seat, or -1: drawn at every reset */
-    int opponents;
-    unsigned char *states; /* num_envs * state_size */
+    unsigned char *states;
+    int32_t *kinds; /* num_envs * NE_MAX_PLAYERS: each seat's opponent (0 random, 1 heuristic, >= 2 outside group) */ /* num_envs * state_size */
     SplitMix *rngs;
     int32_t *seats;
     int64_t *lengths; /* learner decisions in the running episode */
@@ -50,8 +50,8 @@ static int vector_init(VectorObject *self, PyObject *args, PyObject *kwargs) {
         return -1;
     }
     if (num_envs < 1 || num_envs > (1 << 20) || seat < -1 || seat >= g->cfg.num_players || opponents < 0 ||
-        opponents > OPP_EXTERNAL) {
-        PyErr_SetString(PyExc_ValueError, "num_envs in [1, 2**20], seat in [-1, num_players), opponents 0, 1 or 2");
+        opponents > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "num_envs in [1, 2**20], seat in [-1, num_players), opponents >= 0");
         return -1;
     }
     if (self->game != NULL) {
@@ -64,7 +64,8 @@ static int vector_init(VectorObject *self, PyObject *args, PyObject *kwargs) {
     self->seats = PyMem_Calloc(n, sizeof(int32_t));
     self->lengths = PyMem_Calloc(n, sizeof(int64_t));
     self->legal = PyMem_Calloc((size_t)g->engine->max_actions, sizeof(int32_t));
-    if (!self->states || !self->rngs || !self->seats || !self->lengths || !self->legal) {
+    self->kinds = PyMem_Calloc(n * NE_MAX_PLAYERS, sizeof(int32_t));
+    if (!self->states || !self->rngs || !self->seats || !self->lengths || !self->legal || !self->kinds) {
         PyErr_NoMemory();
         return -1;
     }
@@ -72,7 +73,7 @@ static int vector_init(VectorObject *self, PyObject *args, PyObject *kwargs) {
     self->game = g;
     self->num_envs = num_envs;
     self->seat_mode = seat;
-    self->opponents = opponents;
+    for (size_t k = 0; k < n * NE_MAX_PLAYERS; k++) self->kinds[k] = opponents;
     SplitMix master = {sm_seed_state(seed)};
     for (int i = 0; i < num_envs; i++) {
         self->rngs[i].state = sm_seed_state(sm_next(&master));
@@ -87,6 +88,7 @@ static void vector_dealloc(VectorObject *self) {
     PyMem_Free(self->seats);
     PyMem_Free(self->lengths);
     PyMem_Free(self->legal);
+    PyMem_Free(self->kinds);
     Py_XDECREF(self->game);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -153,21 +155,27 @@ static PyObject *vector_apply_learner(VectorObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-/* advance(envs_out, obs_out, masks_out) -> k: native opponents play until each game is at its learner's decision,
- * over, or at an outside opponent's decision; the first k rows name those last envs with the acting seat's
- * observation and mask. */
+/* advance(envs_out, groups_out, obs_out, masks_out) -> k: native opponents play until each game is at its
+ * learner's decision, over, or at an outside opponent's decision; the first k rows name those last envs, the
+ * outside group deciding (its kind - 2), the acting seat's observation and mask. */
 static PyObject *vector_advance(VectorObject *self, PyObject *args) {
-    PyObject *envs_obj, *obs_obj, *masks_obj;
-    if (ready(self) < 0 || !PyArg_ParseTuple(args, "OOO", &envs_obj, &obs_obj, &masks_obj)) return NULL;
+    PyObject *envs_obj, *groups_obj, *obs_obj, *masks_obj;
+    if (ready(self) < 0 || !PyArg_ParseTuple(args, "OOOO", &envs_obj, &groups_obj, &obs_obj, &masks_obj)) return NULL;
     const GameObject *g = self->game;
-    Py_buffer envs, obs, masks;
-    if (get_buffer(envs_obj, &envs, "i", self->num_envs, "envs_out") < 0) return NULL;
+    Py_buffer envs, groups, obs, masks;
+    if (get_buffer(groups_obj, &groups, "i", self->num_envs, "groups_out") < 0) return NULL;
+    if (get_buffer(envs_obj, &envs, "i", self->num_envs, "envs_out") < 0) {
+        PyBuffer_Release(&groups);
+        return NULL;
+    }
     if (get_buffer(obs_obj, &obs, "f", (Py_ssize_t)self->num_envs * g->cfg.obs_size, "obs_out") < 0) {
         PyBuffer_Release(&envs);
+        PyBuffer_Release(&groups);
         return NULL;
     }
     if (get_buffer(masks_obj, &masks, "b", (Py_ssize_t)self->num_envs * g->cfg.num_actions, "masks_out") < 0) {
         PyBuffer_Release(&envs);
+        PyBuffer_Release(&groups);
         PyBuffer_Release(&obs);
         return NULL;
     }
@@ -177,11 +185,12 @@ static PyObject *vector_advance(VectorObject *self, PyObject *args) {
         void *st = env_state(self, i);
         int seat;
         while ((seat = ne_current(g, st)) >= 0 && seat != self->seats[i]) {
-            int action;
-            if (self->opponents == OPP_RANDOM) action = ne_random_action(g, st, &self->rngs[i], self->legal);
-            else if (self->opponents == OPP_HEURISTIC) action = g->engine->heuristic(&g->cfg, st, &self->rngs[i]);
+            int action, kind = self->kinds[(size_t)i * NE_MAX_PLAYERS + seat];
+            if (kind == OPP_RANDOM) action = ne_random_action(g, st, &self->rngs[i], self->legal);
+            else if (kind == OPP_HEURISTIC) action = g->engine->heuristic(&g->cfg, st, &self->rngs[i]);
             else {
                 ((int32_t *)envs.buf)[waiting] = i;
+                ((int32_t *)groups.buf)[waiting] = kind - OPP_EXTERNAL;
                 g->engine->observe(&g->cfg, st, seat, (float *)obs.buf + (size_t)waiting * g->cfg.obs_size);
                 int8_t *mask = (int8_t *)masks.buf + (size_t)waiting * g->cfg.num_actions;
                 memset(mask, 0, (size_t)g->cfg.num_actions);
@@ -195,6 +204,7 @@ static PyObject *vector_advance(VectorObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&envs);
+    PyBuffer_Release(&groups);
     PyBuffer_Release(&obs);
     PyBuffer_Release(&masks);
     return PyLong_FromLong(waiting);
@@ -310,6 +320,43 @@ static PyObject *vector_observe(VectorObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_opponents(envs, kinds): each named env's opponents, one row of num_players kinds per env (0 random,
+ * 1 heuristic, 2 + g the outside group g; the learner's own seat is ignored). */
+static PyObject *vector_set_opponents(VectorObject *self, PyObject *args) {
+    PyObject *envs_obj, *kinds_obj;
+    if (ready(self) < 0 || !PyArg_ParseTuple(args, "OO", &envs_obj, &kinds_obj)) return NULL;
+    Py_ssize_t k = PyObject_Length(envs_obj);
+    if (k < 0) return NULL;
+    if (k > self->num_envs) {
+        PyErr_SetString(PyExc_ValueError, "more envs than the vector holds");
+        return NULL;
+    }
+    int players = self->game->cfg.num_players;
+    int64_t *envs = read_actions(envs_obj, k);
+    if (envs == NULL) return NULL;
+    int64_t *kinds = read_actions(kinds_obj, k * players);
+    if (kinds == NULL) {
+        PyMem_Free(envs);
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < k; j++) {
+        int bad = envs[j] < 0 || envs[j] >= self->num_envs;
+        for (int p = 0; p < players && !bad; p++) bad = kinds[j * players + p] < 0 || kinds[j * players + p] > (1 << 20);
+        if (bad) {
+            PyErr_Format(PyExc_ValueError, "row %zd: env index or opponent kind out of range", j);
+            PyMem_Free(envs);
+            PyMem_Free(kinds);
+            return NULL;
+        }
+    }
+    for (Py_ssize_t j = 0; j < k; j++)
+        for (int p = 0; p < players; p++)
+            self->kinds[(size_t)envs[j] * NE_MAX_PLAYERS + p] = (int32_t)kinds[j * players + p];
+    PyMem_Free(envs);
+    PyMem_Free(kinds);
+    Py_RETURN_NONE;
+}
+
 /* reseed(seed): new generators for every env and new games (the vector's reset(seed=...)). */
 static PyObject *vector_reseed(VectorObject *self, PyObject *arg) {
     uint64_t seed;
@@ -351,12 +398,14 @@ static PyObject *vector_state(VectorObject *self, PyObject *arg) {
 static PyMethodDef vector_methods[] = {
     {"apply_learner", (PyCFunction)vector_apply_learner, METH_O, "apply_learner(actions): every learner's action."},
     {"advance", (PyCFunction)vector_advance, METH_VARARGS,
-     "advance(envs_out, obs_out, masks_out) -> k: play native opponents; k envs wait for outside opponents."},
+     "advance(envs_out, groups_out, obs_out, masks_out) -> k: play native opponents; k envs wait for outside ones."},
     {"apply_external", (PyCFunction)vector_apply_external, METH_VARARGS,
      "apply_external(envs, actions): the outside opponents' actions."},
     {"collect", (PyCFunction)vector_collect, METH_VARARGS,
      "collect(rewards, terminated, truncated, final_obs, ended, lengths) -> k: ended episodes, reset in place."},
     {"observe", (PyCFunction)vector_observe, METH_VARARGS, "observe(obs, masks): every learner's view."},
+    {"set_opponents", (PyCFunction)vector_set_opponents, METH_VARARGS,
+     "set_opponents(envs, kinds): per env, one opponent kind per seat (0 random, 1 heuristic, 2 + outside group)."},
     {"reseed", (PyCFunction)vector_reseed, METH_O, "reseed(seed): new generators and new games."},
     {"seats", (PyCFunction)vector_seats, METH_NOARGS, "The learner's seat per env."},
     {"state", (PyCFunction)vector_state, METH_O, "state(i): a copy of env i's game state."},
