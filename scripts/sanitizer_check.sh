@@ -26,4 +26,4 @@ export LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0 PIRATE_ENVS_PURE_PY
 "$python" -c "import sys; sys.path.insert(0, '.'); import pirate_envs._native as m; assert m.__file__.startswith('$scratch'), m.__file__"
 "$python" -m pytest -q -s -p no:cacheprovider \
     tests/test_native_safety.py tests/test_native_safety_potsm.py tests/test_native.py tests/test_native_bots.py \
-    tests/test_native_bots_potsm.py tests/test_native_features_potsm.py
+    tests/test_native_bots_potsm.py tests/test_native_features_potsm.py tests/test_native_engine_tortuga.py
