@@ -44,8 +44,19 @@ from pirate_envs.games.tortuga.board import (
     STRONG_CURRENT,
     TREASURE_MAP,
 )
-from pirate_envs.games.tortuga.game import ACTION, CURRENT_DEST, CURRENT_TARGET, DECLARE, DRAW, LOOT, MAP_GIVE
-from pirate_envs.games.tortuga.game import MAP_RECIPIENT, MOVE, MUTINY_SHIP, VOTE
+from pirate_envs.games.tortuga.game import (
+    ACTION,
+    CURRENT_DEST,
+    CURRENT_TARGET,
+    DECLARE,
+    DRAW,
+    LOOT,
+    MAP_GIVE,
+    MAP_RECIPIENT,
+    MOVE,
+    MUTINY_SHIP,
+    VOTE,
+)
 from pirate_envs.games.tortuga.heuristic import HeuristicPolicy
 
 pytestmark = pytest.mark.skipif(not has_native("tortuga_v0"), reason="the compiled module is not built")

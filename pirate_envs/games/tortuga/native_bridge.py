@@ -78,7 +78,7 @@ def _mask(cands: list[int]) -> int:
 
 def _ledger_values(entry: list) -> list[int]:
     kind = entry[0]
-    if kind == L_GAIN or kind == L_LOSS:
+    if kind in (L_GAIN, L_LOSS):
         return [kind, entry[1], 0, -1, entry[2]]
     if kind == L_STEAL:
         return [kind, entry[1], _mask(entry[2]), entry[3], entry[4]]
@@ -215,7 +215,7 @@ def _unpack_vote(phase: int, n: int, one, row, many) -> dict[str, Any]:
 
 
 def _unpack_entry(kind: int, seat: int, cands: int, other: int, amount: int) -> list:
-    if kind == L_GAIN or kind == L_LOSS:
+    if kind in (L_GAIN, L_LOSS):
         return [kind, seat, amount]
     seats = [p for p in range(cands.bit_length()) if cands >> p & 1]
     if kind == L_STEAL:

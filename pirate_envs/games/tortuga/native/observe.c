@@ -179,7 +179,7 @@ int tor_heuristic(const NeConfig *cfg, const void *vst, SplitMix *rng) {
     int8_t mask[TOR_MAX_ACTIONS] = {0};
     int32_t legal[TOR_MAX_ACTIONS];
     const int count = tor_legal(cfg, s, legal);
-    if (count == 1) return legal[0];
+    if (count <= 1) return count == 1 ? legal[0] : -1; /* no choice (or, never in a running game, none) */
     for (int i = 0; i < count; i++) mask[legal[i]] = 1;
     tor_observe(cfg, s, seat, obs);
     TorBot t;
