@@ -1,6 +1,7 @@
 /* Tortuga 1667's compiled engine: the state struct and the board's constants, shared by the rules (rules.c), the
- * conversions (convert.c) and the observation and bot (observe.c). Pure C over the struct (no Python API): the engine contract is
- * core/native/engine.h, the oracle pirate_envs/games/tortuga/game.py (the names below are its names).
+ * conversions (convert.c) and the observation and bot (observe.c). Pure C over the struct (no Python API): the
+ * engine contract is core/native/engine.h, the oracle pirate_envs/games/tortuga/game.py (the names below are its
+ * names).
  *
  * What the Python state keeps as lists of varying length is kept here in fixed arrays with a count: the deck
  * (top card last), the public log (LOG_LENGTH entries, oldest first) and the ledger of hoard and map changes
