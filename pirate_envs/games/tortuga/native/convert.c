@@ -23,7 +23,7 @@
  */
 #include "games/tortuga/native/tor_engine.h"
 
-/* --- dump ---------------------------------------------------------------------------------------------------------- */
+/* --- dump --------------------------------------------------------------------------------------------------------- */
 
 int tor_dump(const NeConfig *cfg, const void *vst, int64_t *out) {
     const TorState *s = vst;
@@ -94,7 +94,7 @@ int tor_dump(const NeConfig *cfg, const void *vst, int64_t *out) {
     return at;
 }
 
-/* --- load ------------------------------------------------------------------------------------------------------------ */
+/* --- load --------------------------------------------------------------------------------------------------------- */
 
 typedef struct {
     const int64_t *data;
@@ -199,7 +199,8 @@ static int load_table(Reader *r, TorState *s, int n, int64_t max_rounds) {
 /* The open vote (TOR-507..509), as _check_pending checks it, and its declarers. */
 static int load_vote(Reader *r, TorState *s, int n) {
     TAKE(s->v_open, 0, 1, "vote (None or not)");
-    if (s->v_open != (s->phase == VOTE || s->phase == DECLARE)) REFUSE("vote is open outside VOTE/DECLARE (or missing)");
+    if (s->v_open != (s->phase == VOTE || s->phase == DECLARE))
+        REFUSE("vote is open outside VOTE/DECLARE (or missing)");
     if (!s->v_open) return 0;
     const int declare = s->phase == DECLARE;
     TAKE(s->v_type, V_ATTACK, V_BRAWL, "vote.type");

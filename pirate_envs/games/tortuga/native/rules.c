@@ -300,7 +300,7 @@ static void after_action(const NeConfig *cfg, TorState *s, int acted) {
         s->phase = DRAW;
 }
 
-/* --- 5.3 voting ------------------------------------------------------------------------------------------------------ */
+/* --- 5.3 voting --------------------------------------------------------------------------------------------------- */
 
 static void open_vote(TorState *s, int n, int kind, int initiator, int target, int ctx, int ship) {
     s->v_open = 1;
@@ -345,7 +345,7 @@ static void after_attack(const NeConfig *cfg, TorState *s) {
         after_action(cfg, s, 1);
 }
 
-/* --- 5.4 attack ----------------------------------------------------------------------------------------------------- */
+/* --- 5.4 attack --------------------------------------------------------------------------------------------------- */
 
 static void resolve_attack(const NeConfig *cfg, TorState *s, int captain, const int8_t *parts, int nparts,
                            int passed) {
@@ -379,7 +379,7 @@ static void resolve_attack(const NeConfig *cfg, TorState *s, int captain, const 
     }
 }
 
-/* --- 5.5 exile and succession (TOR-526/527) ------------------------------------------------------------------------- */
+/* --- 5.5 exile and succession (TOR-526/527) ----------------------------------------------------------------------- */
 
 static void exile(const NeConfig *cfg, TorState *s, int captain, int ship, int initiator) {
     const int n = cfg->num_players, node = TOR_SHIP_NODE[ship];
@@ -486,7 +486,7 @@ static void reveal(const NeConfig *cfg, TorState *s) {
         finish_vote(cfg, s);
 }
 
-/* --- Section 6: events ---------------------------------------------------------------------------------------------- */
+/* --- Section 6: events -------------------------------------------------------------------------------------------- */
 
 static void supply_gain(TorState *s, int seat, int amount, int card) {
     if (amount > s->supply) amount = s->supply; /* TOR-546 */
@@ -564,7 +564,7 @@ static void draw_event(const NeConfig *cfg, TorState *s, int a) {
     end_event(cfg, s);
 }
 
-/* --- 5.2 main actions ------------------------------------------------------------------------------------------------ */
+/* --- 5.2 main actions --------------------------------------------------------------------------------------------- */
 
 static void apply_main_action(const NeConfig *cfg, TorState *s, int a, int action) {
     const int n = cfg->num_players;
@@ -712,7 +712,7 @@ static void tor_apply(const NeConfig *cfg, void *vst, int action) {
     }
 }
 
-/* --- Section 7: scoring ------------------------------------------------------------------------------------------------- */
+/* --- Section 7: scoring ------------------------------------------------------------------------------------------- */
 
 static void tor_scores(const NeConfig *cfg, const void *vst, double *out) {
     const TorState *s = vst;
@@ -782,7 +782,7 @@ static void tor_returns(const NeConfig *cfg, const void *vst, double *out) {
     }
 }
 
-/* --- Section 9: determinisation ------------------------------------------------------------------------------------------- */
+/* --- Section 9: determinisation ----------------------------------------------------------------------------------- */
 
 /* _resample_ledger: redraw the secret steals' victims and map gifts' receivers that ``seat`` did not take part
  * in, replayed against every public fact; committed on the first of RESAMPLE_TRIES replays that fits. */
@@ -925,7 +925,7 @@ static void tor_resample_hidden(const NeConfig *cfg, void *vst, int seat, SplitM
     resample_ledger(cfg, s, seat, rng);
 }
 
-/* --- the engine ------------------------------------------------------------------------------------------------------------ */
+/* --- the engine --------------------------------------------------------------------------------------------------- */
 
 const NativeEngine tor_engine = {
     .game_id = "tortuga_v0",
