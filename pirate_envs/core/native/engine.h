@@ -22,7 +22,7 @@
 #include "core/native/rng.h"
 
 #define NE_MAX_OPTIONS 16
-#define NE_MAX_PLAYERS 8
+#define NE_MAX_PLAYERS 9 /* Tortuga 1667 plays 2-9 */
 
 /* Fixed facts of one game: player count and rule options (set by the Python Game), sizes (checked by
  * configure against the Python Game's). */
