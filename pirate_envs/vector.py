@@ -161,6 +161,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
         seat: int | str = 0,
         seed: int | None = None,
         backend: str = "native",
+        action_features: bool = False,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -184,7 +185,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             )
         self._groups: list[Any] = []  # the outside opponents' policies, by group
         self._group_of: dict[Any, int] = {}
-        self._options = options
+        self._options = dict(game.options)
         self._check_opponents(opponents)
         self.opponents = opponents
         fixed = opponents if isinstance(opponents, str) and opponents in _NATIVE_OPPONENTS else None
@@ -197,9 +198,17 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             self._core = _PythonCore(game, n, seat_mode, kind, start)
         self._policy_rng = np.random.default_rng(start)
         low, high = game.observation_low, game.observation_high
-        self.single_observation_space = spaces.Box(low, high, (size,), np.float32)
+        self.action_features = bool(action_features)
+        if self.action_features and not game.action_feature_size:
+            raise InvalidOptionError(f"{env_id}: action_features=True, but the game has no action features")
+        view = game.augmented_observation_size if self.action_features else size
+        if self.action_features:  # the Gymnasium adapter's bounds of the augmented observation
+            low, high = min(low, game.action_feature_low), max(high, game.action_feature_high)
+        self._features = np.zeros((n, actions, game.action_feature_size), np.float32) if self.action_features else None
+        self._compiled_features = use_native and native_game(game).has_features
+        self.single_observation_space = spaces.Box(low, high, (view,), np.float32)
         self.single_action_space = spaces.Discrete(actions)
-        self.observation_space = spaces.Box(low, high, (n, size), np.float32)
+        self.observation_space = spaces.Box(low, high, (n, view), np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(n, actions))
         self._obs = np.zeros((n, size), np.float32)
         self._masks = np.zeros((n, actions), np.int8)
@@ -278,6 +287,21 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
                 actions[rows] = _act_batch(self._groups[group], obs, masks, self._policy_rng)
             self._core.apply_external(self._ext_envs[:k].copy(), actions)
 
+    def _view(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The observations as the learner sees them: with ``action_features`` each row followed by its
+        actions' features (``Game.observation_with_action_features``), computed in C where the game has them."""
+        if not self.action_features:
+            return obs.copy()
+        features = self._features[: len(obs)]
+        if self._compiled_features:
+            engine = native_game(self.game)
+            for row in range(len(obs)):
+                engine.features(obs[row], masks[row], features[row])
+        else:
+            for row in range(len(obs)):
+                features[row] = self.game.action_features(obs[row], masks[row].astype(np.bool_))
+        return np.concatenate([obs, features.reshape(len(obs), -1)], axis=1)
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """New games in every env (reseeded when ``seed`` is given); returns (observations, infos)."""
         if options:
@@ -290,7 +314,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             self._drive()
             self._core.observe(self._obs, self._masks)
         self._returns[:] = 0.0
-        return self._obs.copy(), {"seat": np.asarray(self.seats())}
+        return self._view(self._obs, self._masks), {"seat": np.asarray(self.seats())}
 
     def step(self, actions: Any):
         """Every env's learner action; returns (observations, rewards, terminations, truncations, infos)."""
@@ -318,13 +342,17 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
             flags = np.zeros(self.num_envs, np.bool_)
             flags[done] = True
             final = np.empty(self.num_envs, dtype=object)
-            for i in done.tolist():
-                final[i] = self._final_obs[i].copy()
+            if self.action_features:  # the final view's features: of the final position's legal actions (none)
+                views = self._view(self._final_obs[done], np.zeros((len(done), self.game.num_actions), np.int8))
+            else:
+                views = self._final_obs[done]
+            for row, i in enumerate(done.tolist()):
+                final[i] = views[row].copy()
             lengths = np.zeros(self.num_envs, np.int64)
             lengths[done] = self._lengths[:ended]
             infos = {"final_obs": final, "_final_obs": flags, "episode_length": lengths}
         return (
-            self._obs.copy(),
+            self._view(self._obs, self._masks),
             self._rewards.copy(),
             self._terminated.copy(),
             self._truncated.copy(),

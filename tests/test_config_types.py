@@ -44,7 +44,7 @@ EXPECTED = {
     "run.update_threads": (None, "an integer >= 1 and <= 256 or null"),
     "vec_env.n_envs": (4, "an integer >= 1 and <= 256"),
     # batched_lockstep took over from vec_env.lockstep (False, "true or false"), which is gone
-    "vec_env.kind": ("dummy", "one of 'dummy', 'subproc', 'batched', 'lockstep', 'batched_lockstep'"),
+    "vec_env.kind": ("dummy", "one of 'dummy', 'subproc', 'batched', 'lockstep', 'batched_lockstep', 'native'"),
     "vec_env.workers": (2, "an integer >= 1 and <= 256"),
     "vec_env.offload": (0.0, "a number >= 0.0 and <= 0.9"),
     "ppo.learning_rate": (0.0003, "a number > 0.0"),

@@ -170,8 +170,9 @@ class VecEnvConfig:
         "batched: the envs split over `workers` processes, masks sent with each step; "
         "lockstep: all envs in this process, stepped together, network opponents deciding for all at once; "
         "batched_lockstep: the batched kind, each process stepping its envs together, network opponents "
-        "deciding for all of them at once",
-        choices=("dummy", "subproc", "batched", "lockstep", "batched_lockstep"),
+        "deciding for all of them at once; native: all envs in one compiled vector (pirate_envs.vector), random "
+        "and heuristic opponents played in C, network opponents deciding for all at once",
+        choices=("dummy", "subproc", "batched", "lockstep", "batched_lockstep", "native"),
     )
     workers: int = key(2, "processes of the batched kinds", minimum=1, maximum=256)
     offload: float = key(

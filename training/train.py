@@ -166,7 +166,7 @@ def make_training_env(
     )
 
 
-VEC_ENV_KINDS = ("dummy", "lockstep", "subproc", "batched", "batched_lockstep")
+VEC_ENV_KINDS = ("dummy", "lockstep", "subproc", "batched", "batched_lockstep", "native")
 
 
 def build_vec_env(config: TrainConfig, opponents: Any):
@@ -178,7 +178,10 @@ def build_vec_env(config: TrainConfig, opponents: Any):
       once; an ``offload`` share of them stepped meanwhile by one worker process;
     - ``subproc``: one worker process per env;
     - ``batched``: the envs split over ``workers`` processes, masks sent with each step; ``batched_lockstep``:
-      the same, a network opponent deciding for all of a worker's envs at once.
+      the same, a network opponent deciding for all of a worker's envs at once;
+    - ``native``: all envs in one compiled vector (:mod:`pirate_envs.vector`): random and heuristic opponents
+      played in C, network opponents batched; the Python engine behind the same class where the game has no
+      compiled engine.
     """
     from .lockstep import LockstepVecEnv, offloaded_count
     from .vec_env import BatchedSubprocVecEnv
@@ -195,6 +198,19 @@ def build_vec_env(config: TrainConfig, opponents: Any):
         dict(env.options),
         action_features=appended_action_features(config),
     )
+    if vec.kind == "native":
+        from pirate_envs.vector import NativeVectorEnv
+
+        venv = NativeVectorEnv(
+            env.id,
+            vec.n_envs,
+            opponents=opponents,
+            seat=env.seat,
+            seed=config.run.seed,
+            action_features=appended_action_features(config),
+            **dict(env.options),
+        )
+        return venv.as_sb3()
     here = functools.partial(factory, single_thread=False)
     in_worker = functools.partial(factory, single_thread=True)  # a worker process: one torch thread
     n = vec.n_envs

@@ -88,7 +88,7 @@ def native_game(game: Game) -> Any:
             game.num_actions,
             game.observation_size,
             game.max_decisions,
-            glue.NUM_FEATURES,
+            glue.num_features(game.num_players) if hasattr(glue, "num_features") else glue.NUM_FEATURES,
         )
         game.__dict__["_native_game"] = engine
     return engine

@@ -314,12 +314,16 @@ static PyObject *game_features(GameObject *self, PyObject *args) {
     int finite = 1;
     for (int i = 0; i < self->cfg.obs_size; i++)
         if (!(o[i] > -1e6f && o[i] < 1e6f)) finite = 0;
-    if (finite) self->engine->action_features(&self->cfg, o, mask.buf, out.buf);
+    int read = finite && self->engine->action_features(&self->cfg, o, mask.buf, out.buf) == 0;
     PyBuffer_Release(&obs);
     PyBuffer_Release(&mask);
     PyBuffer_Release(&out);
     if (!finite) {
         PyErr_SetString(PyExc_ValueError, "the observation holds a value outside (-1e6, 1e6)");
+        return NULL;
+    }
+    if (!read) {
+        PyErr_Format(PyExc_ValueError, "%s: the features cannot read this observation", self->engine->game_id);
         return NULL;
     }
     Py_RETURN_NONE;

@@ -22,7 +22,7 @@
 #include "core/native/rng.h"
 
 #define NE_MAX_OPTIONS 16
-#define NE_MAX_PLAYERS 8
+#define NE_MAX_PLAYERS 9 /* Tortuga 1667 plays 2-9 */
 
 /* Fixed facts of one game: player count and rule options (set by the Python Game), sizes (checked by
  * configure against the Python Game's). */
@@ -83,9 +83,10 @@ typedef struct NativeEngine {
     /* The heuristic bot's action for the seat to act, from that seat's observation and mask (what the Python
      * HeuristicPolicy sees); where the Python bot draws at random it draws with randrange from rng. */
     int (*heuristic)(const NeConfig *cfg, const void *st, SplitMix *rng);
-    /* Action features of one observation and mask (num_actions x num_features floats, all written); NULL when
-     * the game has none. */
-    void (*action_features)(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
+    /* Action features of one observation and mask (num_actions x num_features floats, all written): 0, or -1
+     * when the observation is none the features can read (the caller raises ValueError); NULL when the game has
+     * none. */
+    int (*action_features)(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
     /* The state as flat int64 values (the game's native_bridge.py unpacks them); returns how many. */
     int (*dump)(const NeConfig *cfg, const void *st, int64_t *out);
     /* The inverse of dump into a zeroed st: 0, or -1 when a value is out of its range or the count is wrong

@@ -114,6 +114,6 @@ static inline int dmd_has_choice(const DmdState *st, int a) { return (int)((st->
 void dmd_observe(const NeConfig *cfg, const void *st, int seat, float *out);
 void dmd_resample_hidden(const NeConfig *cfg, void *st, int seat, SplitMix *source);
 int dmd_heuristic(const NeConfig *cfg, const void *st, SplitMix *rng);
-void dmd_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
+int dmd_action_features(const NeConfig *cfg, const float *obs, const int8_t *mask, float *out);
 
 #endif

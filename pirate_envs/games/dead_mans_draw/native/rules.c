@@ -1182,22 +1182,23 @@ static int dmd_load(const NeConfig *cfg, void *state, const int64_t *data, int c
                 }
                 dealt |= 1ULL << st->dealt[t][i];
             }
+        /* as DmdState._check_ranges: a kept ability was dealt to its seat (hand-built positions, as the worked
+         * examples', may deal one card or none, or keep none; without characters anything goes) */
         const int mv = (int)OPT(cfg, O_MERMAID_VARIANT);
+        if (OPT(cfg, O_CHARACTERS) && !mv && ((dealt >> SIREN) & 1)) {
+            r.why = "dealt: Siren outside the mermaid variant";
+            goto fail;
+        }
         for (int t = 0; t < n; t++) {
             int k = st->kept[t];
-            if (OPT(cfg, O_CHARACTERS)) {
-                if (st->n_dealt[t] != 2 || (!mv && ((dealt >> SIREN) & 1))) {
-                    r.why = "dealt: two ability cards of the pool per seat";
-                    goto fail;
-                }
-                if ((k >= 0 || st->revealed) && (k < 0 || (k != st->dealt[t][0] && k != st->dealt[t][1]))) {
-                    r.why = "kept: not an ability dealt to the seat";
-                    goto fail;
-                }
-            } else if (st->n_dealt[t] || k >= 0 || !st->revealed) {
-                r.why = "abilities without characters";
+            if (OPT(cfg, O_CHARACTERS) && k >= 0 && index_of(st->dealt[t], st->n_dealt[t], k) < 0) {
+                r.why = "kept: not an ability dealt to the seat";
                 goto fail;
             }
+        }
+        if (!OPT(cfg, O_CHARACTERS) && !st->revealed) {
+            r.why = "revealed: false without characters";
+            goto fail;
         }
         for (int a = 0; a < DMD_ABILITIES; a++) {
             int h = st->holder[a];
