@@ -11,6 +11,9 @@ For every game at its default player count:
   random legal learner actions drawn with numpy (their cost included);
 - ``ismcts_iterations_per_s``: the compiled IS-MCTS (random rollouts) from positions of random games.
 
+``--openspiel`` adds references: OpenSpiel's C++ games (``leduc_poker``, ``hearts``) through ``pyspiel``, played by
+the same Python loop as ``native_python_loop_decisions_per_s`` (chance outcomes drawn in Python, not counted).
+
     python benchmarks/native_speed.py [--games dead_mans_draw_v0 ...] [--seconds 2] [--json PATH]
 
 Games without a compiled engine in this build report ``null`` for the native figures. No assertions: the
@@ -44,6 +47,31 @@ def python_loop(game, seconds: float) -> float:
             state.apply_action(legal[pick.randrange(len(legal))])
             decisions += 1
         seed += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def openspiel_loop(name: str, seconds: float) -> float:
+    """Decisions per second of random play on an OpenSpiel C++ game through pyspiel (a Python loop)."""
+    import pyspiel
+
+    game, pick = pyspiel.load_game(name), Rng(0)
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                draw, total, chosen = pick.random(), 0.0, outcomes[-1][0]
+                for outcome, probability in outcomes:
+                    total += probability
+                    if draw < total:
+                        chosen = outcome
+                        break
+                state.apply_action(chosen)
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.randrange(len(legal))])
+            decisions += 1
     return decisions / (time.perf_counter() - start)
 
 
@@ -113,6 +141,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=list(pirate_envs.ENV_IDS), help="env ids to measure")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    parser.add_argument("--openspiel", action="store_true", help="add OpenSpiel C++ games (pyspiel) as references")
     args = parser.parse_args()
     results = {}
     print(
@@ -132,6 +161,11 @@ def main() -> None:
             )
         ]
         print(f"{env_id:22} " + " ".join(f"{'-' if v is None else f'{v:,.0f}':>13}" for v in cells), flush=True)
+    if args.openspiel:
+        for name in ("leduc_poker", "hearts"):
+            rate = openspiel_loop(name, args.seconds)
+            results[f"openspiel:{name}"] = {"python_loop_decisions_per_s": rate}
+            print(f"{'openspiel ' + name:22} {'':>13} {'':>13} {rate:>13,.0f}", flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 
