@@ -364,3 +364,29 @@ def test_native_states_warn_nothing_on_ordinary_use():
         state = DmdGame(2, backend="native").new_initial_state(2)
         state.observation(0)
         state.to_dict()
+
+
+def test_the_compiled_puct_search_decides_as_the_python_one():
+    """PUCT at the root with the shipped network's prior (pirate_envs.policies.puct): the same visits from the same
+    draws on both engines with random rollouts."""
+    from pirate_envs.policies.puct import parse_puct_spec
+
+    game = DmdGame(2)
+    python = parse_puct_spec("puct:iterations=80,rollout=random,engine=python", game)
+    native = parse_puct_spec("puct:iterations=80,rollout=random", game)
+    for seed in range(3):
+        state = mid_game(game, seed, 3 + seed)
+        seat, mask = state.current_player(), state.legal_action_mask()
+        a = python.act_state(state, seat, mask, np.random.default_rng(seed))
+        b = native.act_state(state, seat, mask, np.random.default_rng(seed))
+        assert a == b and python.last_visits == native.last_visits
+    prior = native.prior(state.observation(seat), mask)
+    assert prior[mask == 0].sum() == 0 and abs(prior.sum() - 1) < 1e-12
+    with pytest.raises(ValueError, match="prior must name a network"):
+        parse_puct_spec("puct:prior=heuristic", game)
+    with pytest.raises(ValueError, match="iterations"):
+        parse_puct_spec("puct:iterations=0", game)
+    bad = np.full(game.num_actions, 2.0)
+    engine = to_native(state).engine_state
+    with pytest.raises(ValueError, match="prior"):
+        NATIVE.puct(engine, seat, 5, 1.0, bad, "random", 0)

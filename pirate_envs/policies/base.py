@@ -83,7 +83,7 @@ def resolve_policy(spec: Any, env_id: str, num_players: int | None = None, **opt
     """The :class:`Policy` a spec names, for ``env_id`` at ``num_players`` with rule ``options``.
 
     ``spec`` is anything :func:`~pirate_envs.policies.spec.parse_policy_spec` reads (``"random"``,
-    ``"heuristic"``, ``"shipped"``, ``"ismcts[:...]"``, ``"flatmc[:...]"``, a MaskablePPO ``.zip``, an
+    ``"heuristic"``, ``"shipped"``, ``"ismcts[:...]"``, ``"flatmc[:...]"``, ``"puct[:...]"``, a MaskablePPO ``.zip``, an
     RLlib checkpoint directory or ``rllib:PATH[#MODULE]``, ``"module:callable"``, a Policy object, a
     callable) or a :class:`~pirate_envs.policies.spec.PolicySpec` it returned. Bad specs raise
     ``ValueError`` saying what is allowed; checkpoints raise their own errors when they do not load.
@@ -104,8 +104,9 @@ def resolve_policy(spec: Any, env_id: str, num_players: int | None = None, **opt
         from pirate_envs.core.registry import game_class
         from pirate_envs.policies.flatmc import parse_flatmc_spec
         from pirate_envs.policies.ismcts import parse_ismcts_spec
+        from pirate_envs.policies.puct import parse_puct_spec
 
-        parse = parse_ismcts_spec if kind == "ismcts" else parse_flatmc_spec
+        parse = {"ismcts": parse_ismcts_spec, "flatmc": parse_flatmc_spec, "puct": parse_puct_spec}[kind]
         return parse(parsed.text, game_class(env_id)(num_players=num_players, **options))
     if kind == "rllib":  # needs the rllib extra; SB3 checkpoints are .zip files
         if not Path(parsed.path).is_dir():

@@ -11,6 +11,7 @@ In the order they are tried (``spec`` → kind: what it names):
 - ``shipped`` → ``shipped``: the game's shipped agent (:mod:`pirate_envs.shipped`);
 - ``ismcts[:k=v,...]`` → ``ismcts``: the IS-MCTS bot (:func:`~.ismcts.parse_ismcts_spec`);
 - ``flatmc[:k=v,...]`` → ``flatmc``: flat Monte Carlo (:func:`~.flatmc.parse_flatmc_spec`);
+- ``puct[:k=v,...]`` → ``puct``: PUCT over determinisations with a network's prior (:func:`~.puct.parse_puct_spec`);
 - ``rllib:PATH[#MODULE]`` → ``rllib``: one module of an RLlib checkpoint directory;
 - ``module:callable`` → ``import``: a Policy object, a class made with no arguments, or a function
   ``f(observation, action_mask, rng) -> int``;
@@ -20,7 +21,7 @@ In the order they are tried (``spec`` → kind: what it names):
 - an object with ``act`` → ``object``: used as it is; a callable → ``callable``.
 
 The rules are tried in that order, so the names win: a file literally named ``heuristic`` is
-``./heuristic`` (or a ``Path``), and ``ismcts:...``/``flatmc:...``/``rllib:...`` are never imported.
+``./heuristic`` (or a ``Path``), and ``ismcts:...``/``flatmc:...``/``puct:...``/``rllib:...`` are never imported.
 Only a text that is none of the named forms is looked up on disk (is it a directory, a file?);
 nothing is imported or loaded here. A bot's parameters (``iterations=``, ``rollouts=``...) are checked
 by the bot's own parser when it is built, which names the allowed keys.
@@ -37,7 +38,7 @@ from typing import Any
 
 from pirate_envs.shipped import SHIPPED
 
-SEARCH_BOTS = ("ismcts", "flatmc")  # spec heads of the search bots
+SEARCH_BOTS = ("ismcts", "flatmc", "puct")  # spec heads of the search bots
 NAMED = ("random", "heuristic", SHIPPED)  # specs that are a name alone
 RLLIB = "rllib"  # the head of ``rllib:PATH[#MODULE]``
 CHECKPOINT_KINDS = ("checkpoint", RLLIB)  # kinds that name files or directories on disk
@@ -47,6 +48,7 @@ POLICY_KINDS = (
     "heuristic",
     "ismcts[:iterations=N,rollout=random|heuristic,exploration=C,time_budget=S]",
     "flatmc[:rollouts=N,rollout=heuristic|random]",
+    "puct[:iterations=N,exploration=C,rollout=heuristic|random,prior=shipped|PATH.zip]",
     "shipped (the game's shipped agent)",
     "a checkpoint path (.zip)",
     "an RLlib checkpoint directory (or rllib:PATH[#MODULE])",
@@ -55,7 +57,10 @@ POLICY_KINDS = (
     "a callable",
 )
 # the forms in one line, for command-line help
-SYNOPSIS = "random | heuristic | shipped | ismcts[:k=v,...] | flatmc[:k=v,...] | PATH.zip | RLlib dir | module:callable"
+SYNOPSIS = (
+    "random | heuristic | shipped | ismcts[:k=v,...] | flatmc[:k=v,...] | puct[:k=v,...] | PATH.zip | RLlib dir | "
+    "module:callable"
+)
 _IMPORT = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")  # package.module:attribute
 
 

@@ -92,6 +92,7 @@ int as_u64(PyObject *o, uint64_t *out);
 /* search.c */
 PyObject *native_ismcts(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *native_flatmc(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *native_puct(PyObject *self, PyObject *args, PyObject *kwargs);
 /* vector.c */
 extern PyTypeObject NativeVectorType;
 

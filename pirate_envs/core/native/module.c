@@ -68,6 +68,10 @@ static PyMethodDef methods[] = {
     {"flatmc", (PyCFunction)(void (*)(void))native_flatmc, METH_VARARGS | METH_KEYWORDS,
      "flatmc(state, seat, rollouts, rollout, base) -> (action, [(action, mean return), ...]): flat Monte Carlo "
      "over a compiled engine (the twin of FlatMCPolicy.act_state after its draw of base)."},
+    {"puct", (PyCFunction)(void (*)(void))native_puct, METH_VARARGS | METH_KEYWORDS,
+     "puct(state, seat, iterations, exploration, prior, rollout, source) -> (action, iterations, source, "
+     "[(action, visits, mean return), ...]): PUCT over determinisations at the root with a network's prior "
+     "(the twin of pirate_envs.policies.puct.PuctPolicy.search_python)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -303,3 +303,103 @@ PyObject *native_flatmc(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     if (list == NULL) return NULL;
     return Py_BuildValue("(iN)", preferred_value_is_best ? preferred : best_action, list);
 }
+
+/* puct(state, seat, iterations, exploration, prior, rollout, source) -> (action, iterations, source,
+ * [(action, visits, mean return), ...]): PUCT over determinisations at the root (pirate_envs.policies.puct): every
+ * iteration draws a determinisation, picks the root action maximising Q + c P sqrt(N) / (1 + n) with the prior P
+ * of a network (float64 per action), plays it and rolls out to the end. The most visited action is chosen (ties:
+ * the higher prior, then the lower action). */
+PyObject *native_puct(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"state", "seat", "iterations", "exploration", "prior", "rollout", "source", NULL};
+    PyObject *state_obj, *prior_obj, *source_obj;
+    int seat;
+    long long iterations;
+    double c;
+    const char *rollout_name;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiLdOsO", names, &state_obj, &seat, &iterations, &c, &prior_obj,
+                                     &rollout_name, &source_obj))
+        return NULL;
+    StateObject *state = as_state(state_obj);
+    Search s = {0};
+    SplitMix rng;
+    if (state == NULL || parse_rollout(rollout_name, &s.rollout) < 0 || as_u64(source_obj, &rng.state) < 0) return NULL;
+    if (iterations < 1 || iterations > 50000000 || !(c >= 0 && c < 1e6)) {
+        PyErr_SetString(PyExc_ValueError, "iterations must be in [1, 5e7] and exploration >= 0");
+        return NULL;
+    }
+    const GameObject *g = state->game;
+    s.g = g;
+    if (check_actor(g, state->st, seat) < 0) return NULL;
+    Py_buffer prior_view;
+    if (get_buffer(prior_obj, &prior_view, "d", g->cfg.num_actions, "prior") < 0) return NULL;
+    size_t size = g->engine->state_size;
+    size_t na = (size_t)g->engine->max_actions;
+    void *root = PyMem_Malloc(size), *det = PyMem_Malloc(size);
+    int32_t *actions = PyMem_Malloc(sizeof(int32_t) * na);
+    double *prior = PyMem_Malloc(sizeof(double) * na), *total = PyMem_Calloc(na, sizeof(double));
+    long long *visits = PyMem_Calloc(na, sizeof(long long));
+    int ok = root && det && actions && prior && total && visits && search_buffers(&s, g) == 0;
+    int n = 0;
+    if (ok) {
+        memcpy(root, state->st, size);
+        n = g->engine->legal_actions(&g->cfg, root, actions);
+        for (int k = 0; k < n; k++) {
+            double p = ((const double *)prior_view.buf)[actions[k]];
+            prior[k] = p >= 0 && p <= 1 ? p : -1.0;
+            if (prior[k] < 0) ok = 0;
+        }
+        if (!ok) PyErr_SetString(PyExc_ValueError, "prior values of legal actions must lie in [0, 1]");
+    }
+    PyBuffer_Release(&prior_view);
+    if (!ok) {
+        PyMem_Free(root);
+        PyMem_Free(det);
+        PyMem_Free(actions);
+        PyMem_Free(prior);
+        PyMem_Free(total);
+        PyMem_Free(visits);
+        free_buffers(&s);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    double returns[NE_MAX_PLAYERS];
+    for (long long i = 0; i < iterations; i++) {
+        memcpy(det, root, size);
+        ne_resample(g, det, seat, &rng);
+        double sqrt_n = sqrt((double)i);
+        int chosen = 0;
+        double best = -INFINITY;
+        for (int k = 0; k < n; k++) {
+            double q = visits[k] ? total[k] / (double)visits[k] : 0.0;
+            double value = q + c * prior[k] * sqrt_n / (1.0 + (double)visits[k]);
+            if (value > best) {
+                best = value;
+                chosen = k;
+            }
+        }
+        ne_apply(g, det, actions[chosen]);
+        play_out(&s, det, &rng, returns);
+        visits[chosen]++;
+        total[chosen] += returns[seat];
+    }
+    Py_END_ALLOW_THREADS
+    int best_k = 0;
+    for (int k = 1; k < n; k++)
+        if (visits[k] > visits[best_k] || (visits[k] == visits[best_k] && prior[k] > prior[best_k])) best_k = k;
+    PyObject *list = PyList_New(n);
+    for (int k = 0; list != NULL && k < n; k++) {
+        PyObject *item = Py_BuildValue("(iLd)", actions[k], visits[k], visits[k] ? total[k] / (double)visits[k] : 0.0);
+        if (item == NULL) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, k, item);
+    }
+    int action = actions[best_k];
+    PyMem_Free(root);
+    PyMem_Free(det);
+    PyMem_Free(actions);
+    PyMem_Free(prior);
+    PyMem_Free(total);
+    PyMem_Free(visits);
+    free_buffers(&s);
+    if (list == NULL) return NULL;
+    return Py_BuildValue("(iLKN)", action, iterations, (unsigned long long)rng.state, list);
+}
