@@ -8,8 +8,10 @@ several games at once, replays (save, list, open, step), and paths kept inside t
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -117,7 +119,7 @@ def test_play_a_whole_game_against_a_bot_seeing_only_my_seat(env_id, dirs):
     found = []  # (secrets found, secrets there were) per message
 
     def hook(match, payload):
-        audit = audits.setdefault(match.id, SeatAudit(match.game, match.seed, match.human))
+        audit = audits.setdefault(match.id, SeatAudit(match.game, match.seed, match.human, match.names))
         found.append(audit.check(match.actions, payload))
         assert payload["view"]["viewer"] == match.human
 
@@ -152,7 +154,7 @@ def test_watch_bots_to_the_end_switching_views(env_id, client):
     assert snap["mode"] == "watch" and snap["viewer"] is None and snap["view"]["legal"] == []
     assert snap["viewers"] == ["spectator", *range(n)]
     snap = watch_to_end(client, snap)
-    assert snap["finished"] and snap["result"]["line"].startswith(("Game over", "Truncated"))
+    assert snap["finished"] and snap["result"]["line"] and snap["view"]["ending"]["why"]
     for seat in range(n):  # the view switch: every seat's view of the same game
         r = client.get(f"/api/games/{snap['id']}", params={"viewer": seat})
         assert r.status_code == 200 and r.json()["view"]["viewer"] == seat
@@ -164,9 +166,10 @@ def test_moves_are_named_as_the_viewer_may_read_them(client):
     snap = new_game(client, seats=("random", "random"), seed=4).json()
     gid = snap["id"]
     snap = client.post(f"/api/games/{gid}/advance", json={"viewer": "spectator"}).json()
-    assert "kept one of their ability cards" in snap["log"][0]["text"]
-    own = client.get(f"/api/games/{gid}", params={"viewer": 0}).json()
-    assert own["log"][0]["text"].startswith("player_0: Keep ")
+    spectator = snap["log"][0]["text"]
+    own = client.get(f"/api/games/{gid}", params={"viewer": 0}).json()["log"][0]["text"]
+    kept = own.removeprefix("Random bot 1 kept ")
+    assert kept != own and kept not in spectator and spectator.startswith("Random bot 1 kept one of their ")
 
 
 def test_search_bot_with_parameters_plays(client):
@@ -262,7 +265,7 @@ def test_a_failing_bot_ends_its_game_with_a_visible_error_not_the_server(client)
     snap = new_game(client, seats=("me", "boom")).json()
     gid = snap["id"]
     snap = play_to_end(client, snap)
-    assert snap["finished"] and "the bot exploded" in snap["error"] and "player_1 (boom)" in snap["error"]
+    assert snap["finished"] and "the bot exploded" in snap["error"] and "Boom bot 2 (boom)" in snap["error"]
     r = client.post(f"/api/games/{gid}/advance", json={})
     assert r.status_code == 409 and "over" in r.json()["error"]
     cheat = new_game(client, seats=("cheat", "random")).json()
@@ -317,11 +320,16 @@ def test_closing_a_game(client):
 def test_save_open_and_step_through_a_replay(client, dirs):
     snap = watch_to_end(client, new_game(client, seats=("random", "heuristic"), seed=9).json())
     saved = client.post(f"/api/games/{snap['id']}/save", json={}).json()["replay"]
-    assert client.get("/api/replays").json()["replays"] == [saved]
+    [listed] = client.get("/api/replays").json()["replays"]
+    assert listed["path"] == saved and listed["title"] == "Dead Man's Draw" and listed["num_players"] == 2
+    assert listed["players"] == ["Random bot 1", "Heuristic bot 2"] and listed["date"]
+    winner = snap["result"]["winners"]
+    assert listed["result"] == (f"won by {listed['players'][winner[0]]}" if len(winner) == 1 else listed["result"])
     data = json.loads((dirs[1] / saved).read_text())
     assert data["policies"] == ["random", "heuristic"] and data["seed"] == 9
     opened = client.post("/api/replays/open", json={"path": saved}).json()
     assert opened["mode"] == "replay" and opened["step"] == 0 and opened["total_steps"] == snap["step"]
+    assert [s["name"] for s in opened["seats"]] == ["Random bot 1", "Heuristic bot 2"]
     rid = opened["id"]
     middle = client.get(f"/api/games/{rid}", params={"step": 5, "viewer": 1}).json()
     assert middle["step"] == 5 and len(middle["log"]) == 5 and middle["view"]["viewer"] == 1
@@ -393,19 +401,90 @@ def test_checkpoint_paths_are_resolved_inside_the_checkpoints_dir(client, path):
     assert r.status_code == 400 and "root must be" in r.json()["error"]
 
 
-def test_a_shipped_checkpoint_plays_when_the_train_extra_is_there(tmp_path):
-    pytest.importorskip("sb3_contrib")
-    checkpoints = Path(__file__).resolve().parent.parent / "checkpoints"
-    if not (checkpoints / "dead_mans_draw_v0" / "model.zip").is_file():
-        pytest.skip("no shipped Dead Man's Draw checkpoint")
-    with TestClient(create_app(checkpoints_dir=checkpoints), base_url=BASE) as client:
-        listed = client.get("/api/meta").json()["checkpoints"]
-        assert {"root": "checkpoints", "path": "dead_mans_draw_v0/model.zip"} in listed
+SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
+
+
+def test_trained_agents_are_offered_only_for_the_tables_they_fit(tmp_path):
+    """Every listed model zip says which game and player count it plays (read from the zip, without torch), so
+    the setup offers it only there; a game's shipped agent plays its shipped player count."""
+    if not (SHIPPED / "dead_mans_draw_v0" / "model.zip").is_file():
+        pytest.skip("no shipped checkpoints in this checkout")
+    (tmp_path / "broken.zip").write_bytes(b"not a zip")
+    with TestClient(create_app(checkpoints_dir=SHIPPED, runs_dir=tmp_path), base_url=BASE) as client:
+        meta = client.get("/api/meta").json()
+    listed = {(c["root"], c["path"]): c["fits"] for c in meta["checkpoints"]}
+    assert listed[("checkpoints", "dead_mans_draw_v0/model.zip")] == [["dead_mans_draw_v0", 2]]
+    assert listed[("checkpoints", "tortuga_v0/model.zip")] == [["tortuga_v0", 6]]
+    assert listed[("runs", "broken.zip")] == []  # listed, fits nothing: never offered
+    if importlib.util.find_spec("sb3_contrib") is None:
+        assert all(g["shipped_players"] == [] for g in meta["games"])
+        return
+    shipped = {g["env_id"]: g["shipped_players"] for g in meta["games"]}
+    assert shipped == {"potsm_v0": [4], "dead_mans_draw_v0": [2], "madame_ching_v0": [4], "tortuga_v0": [6]}
+    defaults = {g["env_id"]: g["default_num_players"] for g in meta["games"]}
+    assert defaults == {env_id: counts[0] for env_id, counts in shipped.items()}, "the shipped agent's table first"
+
+
+def test_an_agent_at_the_wrong_table_is_refused_in_words(dirs):
+    """A trained agent at another player count is a 400 naming the table it plays, not a path or a shape."""
+    if not (SHIPPED / "dead_mans_draw_v0" / "model.zip").is_file():
+        pytest.skip("no shipped checkpoints in this checkout")
+    with TestClient(create_app(checkpoints_dir=SHIPPED, replays_dir=dirs[1]), base_url=BASE) as client:
         spec = {"kind": "checkpoint", "root": "checkpoints", "path": "dead_mans_draw_v0/model.zip"}
-        snap = new_game(client, seats=("me", spec)).json()
-        play_to_end(client, snap)
+        for seat in (spec, "shipped"):
+            r = new_game(client, seats=("me", seat, "random"))
+            error = r.json()["error"]
+            assert r.status_code == 400 and "trained for Dead Man's Draw with 2 players" in error, error
+            assert "cannot play Dead Man's Draw with 3 players" in error and str(SHIPPED) not in error
+            assert "shape" not in error
         r = new_game(client, env_id="potsm_v0", seats=("me", spec))  # another game's network
-        assert r.status_code == 400 and "cannot play" in r.json()["error"]
+        assert r.status_code == 400 and "cannot play Pirates of the Spanish Main" in r.json()["error"]
+
+
+def test_the_shipped_agent_plays_when_the_train_extra_is_there(dirs):
+    pytest.importorskip("sb3_contrib")
+    if not (SHIPPED / "dead_mans_draw_v0" / "model.zip").is_file():
+        pytest.skip("no shipped Dead Man's Draw checkpoint")
+    with TestClient(create_app(checkpoints_dir=SHIPPED, replays_dir=dirs[1]), base_url=BASE) as client:
+        spec = {"kind": "checkpoint", "root": "checkpoints", "path": "dead_mans_draw_v0/model.zip"}
+        snap = new_game(client, seats=("shipped", spec)).json()
+        assert [(s["name"], s["policy"]) for s in snap["seats"]] == [
+            ("Shipped agent 1", "shipped"),
+            ("Trained agent 2", "checkpoint checkpoints/dead_mans_draw_v0/model.zip"),
+        ]
+        assert watch_to_end(client, snap)["finished"]
+
+
+def test_seats_are_named_as_a_player_says_them(client):
+    """Issue 48: "You", "Heuristic bot 2", "Random bot 3" in the seat list and in the view's text alike."""
+    snap = new_game(client, env_id="potsm_v0", seats=("me", "heuristic", "random"), seed=2).json()
+    assert [s["name"] for s in snap["seats"]] == ["You", "Heuristic bot 2", "Random bot 3"]
+    text = json.dumps(snap["view"])
+    assert "player_1" not in text and "Heuristic bot 2" in text
+    assert snap["view"]["players"][0].startswith("You")
+
+
+def test_the_setup_options_read_in_words_with_training_settings_apart(client):
+    meta = client.get("/api/meta").json()
+    for game in meta["games"]:
+        for option in game["options"]:
+            assert not re.search(r"\b[A-Z]{2,4}-\d{3,4}\b", option["help"] + option["label"]), option
+            assert option["rule"], "the rule id stays for the curious (hover)"
+            assert option["advanced"] == (option["name"] in ("reward_mode", "score_scale", "max_decisions"))
+    assert {p["kind"]: p["name"] for p in meta["policies"]}["heuristic"] == "Heuristic bot"
+
+
+def test_the_replay_list_names_game_players_date_and_result(client, dirs):
+    (dirs[1] / "junk.json").write_text("{nope")
+    snap = watch_to_end(client, new_game(client, env_id="potsm_v0", seats=("random", "heuristic"), seed=3).json())
+    saved = client.post(f"/api/games/{snap['id']}/save", json={}).json()
+    assert saved["replays"][0]["path"] == saved["replay"], "the save answers with the list, newest first"
+    listed = {r["path"]: r for r in client.get("/api/replays").json()["replays"]}
+    assert "not valid JSON" in listed["junk.json"]["problem"] or listed["junk.json"]["problem"]
+    entry = listed[saved["replay"]]
+    assert entry["title"] == "Pirates of the Spanish Main: The Card Game" and entry["moves"] == snap["step"]
+    assert entry["players"] == ["Random bot 1", "Heuristic bot 2"] and not entry["problem"]
+    assert entry["result"].startswith(("won by", "shared by", "no winner", "cut at"))
 
 
 # --- the server's edges ------------------------------------------------------------------------------
@@ -427,7 +506,7 @@ def test_page_and_meta(client):
     meta = client.get("/api/meta").json()
     assert [g["env_id"] for g in meta["games"]] == list(pirate_envs.ENV_IDS)
     kinds = [p["kind"] for p in meta["policies"]]
-    assert kinds[:6] == ["me", "random", "heuristic", "ismcts", "flatmc", "checkpoint"]
+    assert kinds[:5] == ["me", "random", "heuristic", "ismcts", "flatmc"]
     tortuga = meta["games"][pirate_envs.ENV_IDS.index("tortuga_v0")]
     assert tortuga["player_counts"][0] == 2 and any(o["name"] == "max_rounds" for o in tortuga["options"])
 
@@ -441,5 +520,8 @@ def test_command_line_binds_to_loopback_by_default():
 
 def test_arena_static_files_are_package_data():
     static = Path(pirate_envs.__file__).parent / "arena" / "static"
-    assert {p.name for p in static.iterdir()} >= {"index.html", "arena.js", "arena.css"}
+    boards = {f"board{suffix}.js" for suffix in ("", "-potsm", "-dmd", "-tortuga", "-mch")}
+    assert {p.name for p in static.iterdir()} >= {"index.html", "arena.js", "arena.css", *boards}
+    page = (static / "index.html").read_text()
+    assert all(f"/static/{name}" in page for name in boards), "the page loads every board"
     assert os.path.getsize(static / "arena.js") > 1000

@@ -1,18 +1,26 @@
-"""The arena in a real browser (issue 21 §5): Debian's headless Chromium driven by Playwright.
+"""The arena in a real browser (issues 21 and 48): Debian's headless Chromium driven by Playwright.
 
-For every game: play a whole game against random bots by clicking the first legal action each time,
-checking every message the browser received for the other seats' secrets; watch a bot game to the
-end switching views; save it, open the replay and step back and forth. Screenshots go to a pytest
-tmp dir, and to ``artifacts/arena/`` too when ``ARENA_SCREENSHOTS`` is set.
+For every game, at a laptop's size (1366x768) and a phone's (390x844): the setup address starts the game;
+nothing scrolls sideways; the board is drawn (``[data-board]``) and on a phone uses the screen's width;
+no rule id, file path, agent name or card code is in the visible text; the turn panel stays in view; a
+whole game is played by clicking the page's move controls (``[data-action]``, on the board and in the
+panel), checking every message the browser received for the other seats' secrets, and ends with the
+explanation in ``[data-result]``, scrolled into view. Then: watching bots to the end with the view switch,
+saving, the replay list, and the replay slider moving to the chosen step; the setup form (player counts,
+agents that fit, the advanced fold, the help panel).
 
-Needs ``/usr/bin/chromium`` (apt ``chromium``) and the ``playwright`` Python package; Playwright's
-own browser downloads are never used.
+Screenshots go to a pytest tmp dir, and to ``artifacts/arena/`` too when ``ARENA_SCREENSHOTS`` is set.
+Needs ``/usr/bin/chromium`` (apt ``chromium``) and the ``playwright`` Python package; Playwright's own
+browser downloads are never used.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import random
+import re
 import shutil
 import socket
 import threading
@@ -46,8 +54,20 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SHORT_OPTIONS = {"madame_ching_v0": {"round_limit": "3"}}  # option inputs of the setup form
+SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
+SHORT_OPTIONS = {"madame_ching_v0": {"round_limit": "3"}}  # short games, set through the setup address
 STEP_TIMEOUT = 20_000  # ms for any one thing to appear
+SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
+# What a player must never read (issue 48 §2): internal codes, with what each one is.
+FORBIDDEN = [
+    (r"\b[A-Z]{2,4}-\d{3,4}\b", "a rule id"),
+    (r"\bplayer_\d\b", "an agent name"),
+    (r"[\w-]+/[\w./-]+\.(?:zip|json|py)\b|\bcheckpoints/", "a file path"),
+    (r"\b\d{1,2}[WBGYRP]-[MLSK-]", "a Madame Ching card code"),
+    (r"\bb/r/w\b|\(\d,\d\)=\d", "a Madame Ching code"),
+    (r"\b(?:FM|C)-(?:ENG|FRA|SPA)\b|\bLANE_[A-Z]\b|\bGOV\b|\bp\d\b", "a Tortuga code"),
+    (r"\bS=\d", "a Dead Man's Draw score code"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +77,7 @@ def shots(tmp_path_factory):
 
     def save(page, name: str) -> Path:
         path = folder / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path))
         if keep is not None:
             keep.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, keep / path.name)
@@ -69,7 +89,7 @@ def shots(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     replays = tmp_path_factory.mktemp("replays")
-    app = create_app(checkpoints_dir=None, replays_dir=replays)
+    app = create_app(checkpoints_dir=SHIPPED if SHIPPED.is_dir() else None, replays_dir=replays)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -94,80 +114,153 @@ def browser():
         chromium.close()
 
 
+def open_page(browser, url: str, size: str = "desktop"):
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.set_default_timeout(STEP_TIMEOUT)
+    page.goto(url)
+    return page
+
+
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(STEP_TIMEOUT)
-    page.goto(server["url"])
+    page = open_page(browser, server["url"])
     page.wait_for_selector("body[data-ready=true]")
     yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    page.context.close()
+    assert not page.errors, f"JavaScript errors on the page: {page.errors}"
 
 
-def set_up(page, env_id: str, seats: list[str]) -> None:
-    """Fill the setup form: the game, the smallest player count, short options, a policy per seat."""
-    page.click("#nav-setup")
-    page.select_option("#game", env_id)
-    page.select_option("#players", str(len(seats)))
-    if SHORT_OPTIONS.get(env_id) and page.get_attribute("#options-box", "open") is None:
-        page.click("#options-box summary")  # the rule options are folded away by default
-    for name, value in SHORT_OPTIONS.get(env_id, {}).items():
-        page.fill(f"#options [data-option={name}]", value)
-    for seat, kind in enumerate(seats):
-        page.select_option(f".seat[data-seat='{seat}'] .kind", kind)
-    page.fill("#seed", "5")
-    page.eval_on_selector("#speed", "e => { e.value = '4'; }")  # the fastest bots
+def setup_address(env_id: str, seats: list[str], seed: int = 5) -> str:
+    options = "".join(f"&option.{k}={v}" for k, v in SHORT_OPTIONS.get(env_id, {}).items())
+    return f"?game={env_id}&players={len(seats)}&seats={','.join(seats)}&seed={seed}{options}"
+
+
+def fastest_bots(page) -> None:
+    page.eval_on_selector("#speed", "e => { e.value = '4'; }")
 
 
 def wait_idle(page) -> None:
     page.wait_for_selector("body[data-busy=false]", state="attached")
 
 
+def wait_for_me(page) -> None:
+    """Until the person is to act or the game is over (bots move on their own in between)."""
+    page.wait_for_selector("#table[data-waiting=you], #table[data-finished=true]", timeout=60_000)
+    wait_idle(page)
+
+
+def check_readable(page, env_id: str, size: str) -> None:
+    """No sideways scrolling, the board drawn at a useful size, and nothing in the visible text a player
+    should not have to read."""
+    width, height = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= height, f"{env_id} {size}: the page scrolls sideways ({width} px wide in {height})"
+    board = page.query_selector("#board[data-board]")
+    assert board is not None, f"{env_id}: the board's root carries data-board"
+    box = board.bounding_box()
+    inner = page.evaluate("innerWidth")
+    assert box["height"] > 150 and box["width"] > 300, f"{env_id} {size}: the board is {box}"
+    if size == "phone":
+        assert box["width"] >= 0.9 * inner, f"{env_id}: the board uses {box['width']} of the phone's {inner} px"
+    text = page.inner_text("body")
+    for pattern, what in FORBIDDEN:
+        found = re.findall(pattern, text)
+        assert not found, f"{env_id} {size}: {what} in the visible text: {sorted(set(found))[:5]}"
+
+
+def check_turn_panel_in_view(page, env_id: str) -> None:
+    """The turn panel stays in view wherever the page is scrolled (sticky)."""
+    for where in ("0", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {where})")
+        page.wait_for_timeout(50)
+        box = page.query_selector("#turn-panel").bounding_box()
+        height = page.evaluate("innerHeight")
+        assert box["y"] < height and box["y"] + min(box["height"], 60) > 0, f"{env_id}: the turn panel is off-screen"
+        controls = "#turn-panel [data-action], #turn-panel [data-target], #turn-panel .group, #turn-panel summary"
+        assert page.is_visible(controls), f"{env_id}: no control in the turn panel"
+
+
+def click_a_move(page, rng: random.Random) -> None:
+    """One of the person's moves, clicked as a player would: a board element or a panel button. A board
+    element with several choices opens them in the turn panel, and one of those is clicked."""
+    every = (
+        "#board [data-action], #board [data-target], #actions [data-action], #actions [data-target], #actions .group"
+    )
+    controls = [c for c in page.query_selector_all(every) if c.is_visible()]
+    assert controls, "the person is to act but no move control is shown"
+    control = rng.choice(controls)
+    if control.get_attribute("data-action") is None:
+        control.click()
+        choices = [c for c in page.query_selector_all("#actions [data-action]") if c.is_visible()]
+        groups = [c for c in page.query_selector_all("#actions button.group") if c.is_visible()]
+        while not choices and groups:
+            rng.choice(groups).click()
+            choices = [c for c in page.query_selector_all("#actions [data-action]") if c.is_visible()]
+            groups = [c for c in page.query_selector_all("#actions button.group") if c.is_visible()]
+        control = rng.choice(choices)
+    step = page.get_attribute("#table", "data-step")
+    control.scroll_into_view_if_needed()
+    control.click()
+    page.wait_for_function(
+        "step => document.querySelector('#table').dataset.step !== step"
+        " || (document.body.dataset.busy === 'false' && !document.querySelector('#error').hidden)",
+        arg=step,
+    )
+    assert page.is_hidden("#error"), f"a move was refused: {page.inner_text('#error')}"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
-def test_play_watch_and_replay_in_the_browser(env_id, page, server, shots):
+def test_a_whole_game_by_clicking_at_every_size(env_id, size, browser, server, shots):
     started = time.monotonic()
     n = min(game_class(env_id).player_counts)
-
-    # -- play a whole game against random bots by clicking, recording every answer the browser gets
     bodies: list[dict] = []
 
     def record(response):
-        if "/api/games" in response.url and response.request.method in ("GET", "POST"):
+        if "/api/games" in response.url and response.request.method in ("GET", "POST") and response.ok:
             bodies.append(response.json())
 
+    page = open_page(browser, server["url"] + setup_address(env_id, ["me"] + ["random"] * (n - 1)), size)
     page.on("response", record)
-    set_up(page, env_id, ["me"] + ["random"] * (n - 1))
-    page.click("#start")
     page.wait_for_selector("#table:not([hidden])")
     assert page.is_hidden("#viewer-box"), "a person playing has no view switch"
+    fastest_bots(page)
+    rng = random.Random(f"{env_id}-{size}")
     clicks = 0
-    while page.get_attribute("#table", "data-finished") != "true":
-        page.wait_for_selector("#actions button.action, #table[data-finished=true]")
-        button = page.query_selector("#actions button.action")
-        if button is not None and page.get_attribute("#table", "data-finished") != "true":
+    while True:
+        wait_for_me(page)
+        if page.get_attribute("#table", "data-finished") == "true":
+            break
+        if clicks in (0, 12):
+            check_readable(page, env_id, size)
+            assert page.inner_text("#status").startswith("Your turn"), "one status, and it says it is my turn"
+            assert page.get_attribute("#seat-strip li.current", "data-seat") == "0"
             if clicks == 0:
-                button.hover()
-                assert page.inner_text("#help").strip(), "the help panel explains the action"
-                shots(page, f"{env_id}-play-first-decision")
-            button.click()
-            clicks += 1
-            wait_idle(page)
-        assert time.monotonic() - started < 120, f"{env_id}: the played game took too long ({clicks} clicks)"
-    page.wait_for_selector("#result:not([hidden])")
-    assert page.inner_text("#result-line").startswith(("Game over", "Truncated"))
-    assert len(page.query_selector_all("#scores tr")) == n + 1, "a score line per seat under a header"
-    assert page.query_selector_all("#board .card"), "the table is drawn as SVG cards"
-    assert page.query_selector_all("#log li"), "the moves are named"
-    shots(page, f"{env_id}-play-end")
+                check_turn_panel_in_view(page, env_id)
+                shots(page, f"{env_id}-{size}-first-decision")
+        click_a_move(page, rng)
+        clicks += 1
+        assert time.monotonic() - started < 240, f"{env_id}: the played game took too long ({clicks} clicks)"
+    result = page.wait_for_selector("[data-result]:not([hidden])")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('[data-result]').getBoundingClientRect();"
+        " return r.top >= -2 && r.top < innerHeight - 40; }"
+    )
+    assert page.inner_text("#result-headline").strip()
+    assert page.inner_text("#result-why").strip(), "the result says why the game ended"
+    assert len(page.query_selector_all("#result-seats .result-seat")) == n, "a verdict and score per seat"
+    assert page.query_selector_all("#log li"), "the moves are told"
+    check_readable(page, env_id, size)
+    shots(page, f"{env_id}-{size}-end")
+    assert result.is_visible()
     page.remove_listener("response", record)
 
     game_id = bodies[-1]["id"]
     match = server["app"].state.store.get(game_id)
-    audit = SeatAudit(match.game, match.seed, 0)
+    audit = SeatAudit(match.game, match.seed, 0, match.names)
     secrets_total = 0
     assert clicks > 0 and len(bodies) > clicks
     for body in bodies:
@@ -176,43 +269,109 @@ def test_play_watch_and_replay_in_the_browser(env_id, page, server, shots):
         assert not found, f"{env_id}: the browser was sent other seats' secrets at step {body['step']}: {found}"
         secrets_total += count
     assert secrets_total > 0
+    page.context.close()
+    assert not page.errors, f"JavaScript errors on the page: {page.errors}"
 
-    # -- watch bots play to the end, switching views, then save the game as a replay
-    set_up(page, env_id, ["random"] * n)
-    page.click("#start")
+
+@pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
+def test_watch_save_and_move_through_a_replay_with_the_slider(env_id, page, server, shots):
+    n = min(game_class(env_id).player_counts)
+    page.goto(server["url"] + setup_address(env_id, ["random"] * n))
     page.wait_for_selector("#table[data-mode=watch]")
+    fastest_bots(page)
     page.click("#step")
     page.wait_for_selector("#table[data-step='1']")
     page.select_option("#viewer", "1")
     wait_idle(page)
-    assert "player_1" in page.inner_text("#mode")
+    assert "what Random bot 2 sees" in page.inner_text("#mode")
     page.click("#play")
     page.wait_for_selector("#table[data-finished=true]", timeout=90_000)
     page.select_option("#viewer", "spectator")
-    page.wait_for_selector("#mode:has-text('spectator view')")
-    shots(page, f"{env_id}-watch-end")
+    page.wait_for_selector("#mode:has-text('what everyone sees')")
+    page.wait_for_selector("[data-result]:not([hidden])")
     page.click("#save-replay")
-    page.wait_for_selector("#saved:has-text('saved as')")
-    saved = page.inner_text("#saved").removeprefix("saved as ").strip()
-    total = json.loads((server["replays"] / saved).read_text())["actions"]
+    page.wait_for_selector("#saved:has-text('Saved as')")
+    saved = page.get_attribute("#saved", "data-replay")
+    total = len(json.loads((server["replays"] / saved).read_text())["actions"])
 
-    # -- open the replay and step through it, back and forth, with the view switch
+    # the replay list is up to date at once: game, players, date and result
     page.click("#nav-replays")
+    item = page.wait_for_selector(f"#replay-list .replay-item:has(button[data-path='{saved}'])")
+    about = item.inner_text()
+    assert game_class(env_id).display_name in about and "Random bot 1" in about
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", about) and re.search(r"won by|shared by|no winner|cut at", about)
     page.click(f"#replay-list button[data-path='{saved}']")
     page.wait_for_selector("#table[data-mode=replay][data-step='0']")
     page.click("#fwd")
     page.wait_for_selector("#table[data-step='1']")
-    page.click("#fwd")
-    page.wait_for_selector("#table[data-step='2']")
     page.click("#back")
-    page.wait_for_selector("#table[data-step='1']")
-    page.select_option("#viewer", "0")
-    page.wait_for_selector("#mode:has-text('viewing as player_0')")
-    assert page.get_attribute("#table", "data-step") == "1"
-    page.click("#last")
-    page.wait_for_selector(f"#table[data-step='{len(total)}']")
-    page.wait_for_selector("#result:not([hidden])")
-    shots(page, f"{env_id}-replay-end")
-    page.click("#first")
     page.wait_for_selector("#table[data-step='0']")
-    assert time.monotonic() - started < 180
+
+    # the slider moves the replay to the step it is set to, and stays there
+    target = max(1, total // 2)
+    page.eval_on_selector(
+        "#scrub",
+        f"e => {{ e.value = '{target}'; e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change')); }}",
+    )
+    page.wait_for_selector(f"#table[data-step='{target}']")
+    wait_idle(page)
+    assert page.input_value("#scrub") == str(target)
+    assert page.inner_text("#step-count") == f"move {target} of {total}"
+    page.select_option("#viewer", "0")
+    page.wait_for_selector("#mode:has-text('what Random bot 1 sees')")
+    assert page.get_attribute("#table", "data-step") == str(target)
+    page.click("#last")
+    page.wait_for_selector(f"#table[data-step='{total}']")
+    page.wait_for_selector("[data-result]:not([hidden])")
+    shots(page, f"{env_id}-replay-end")
+
+
+def test_the_setup_form_offers_only_what_can_play(page, server):
+    """The player count starts at the shipped agent's; the shipped and trained agents are offered only where
+    their network fits; training settings sit under "Advanced"; the help of one game is gone in the next."""
+    networks = importlib.util.find_spec("sb3_contrib") is not None and SHIPPED.is_dir()
+    for env_id in pirate_envs.ENV_IDS:
+        page.select_option("#game", env_id)
+        assert page.input_value("#players") == str(game_class(env_id).default_num_players)
+        kinds = page.eval_on_selector(".seat[data-seat='1'] .kind", "e => [...e.options].map(o => o.value)")
+        assert ("shipped" in kinds) == networks and ("checkpoint" in kinds) == networks, (env_id, kinds)
+        if networks:
+            assert page.input_value(".seat[data-seat='1'] .kind") == "shipped", "bots default to the shipped agent"
+    page.select_option("#game", "dead_mans_draw_v0")
+    if networks:
+        page.select_option(".seat[data-seat='1'] .kind", "checkpoint")
+        offered = page.eval_on_selector(".seat[data-seat='1'] .checkpoint", "e => [...e.options].map(o => o.text)")
+        assert offered == ["dead_mans_draw_v0/model.zip"]
+    page.select_option("#players", "3")
+    kinds = page.eval_on_selector(".seat[data-seat='1'] .kind", "e => [...e.options].map(o => o.value)")
+    assert "shipped" not in kinds and "checkpoint" not in kinds, "no agent is trained for 3 players"
+    assert page.is_hidden("#advanced [data-option=reward_mode]"), "training settings are folded away"
+    page.click("#advanced-box summary")
+    assert page.is_visible("#advanced [data-option=reward_mode]")
+    assert not page.query_selector("#options [data-option=reward_mode]"), "rules and training settings apart"
+    assert page.get_attribute("#share", "href").startswith("/?game=dead_mans_draw_v0&players=3&seats=me,")
+
+    # a Madame Ching card's help does not stay on in the next game
+    page.goto(server["url"] + setup_address("madame_ching_v0", ["me", "random"]))
+    page.wait_for_selector("#table:not([hidden])")
+    wait_for_me(page)
+    page.hover("#board .card.face")
+    stale = page.inner_text("#help")
+    assert page.is_visible("#help") and stale
+    page.click("#nav-setup")
+    page.select_option("#game", "dead_mans_draw_v0")
+    page.select_option("#players", "2")
+    page.select_option(".seat[data-seat='1'] .kind", "random")
+    page.click("#start")
+    page.wait_for_selector("#table[data-mode=play]")
+    wait_idle(page)
+    assert page.is_hidden("#help") or page.inner_text("#help") != stale, "the last game's help is gone"
+    assert "option.round_limit" not in page.url and "game=dead_mans_draw_v0" in page.url, "the address is shareable"
+
+
+def test_a_bad_setup_address_says_what_is_wrong(page, server):
+    page.goto(server["url"] + "?game=dead_mans_draw_v0&players=3&seats=me,shipped,random")
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error")
+    assert "does not start a game" in text and ("shipped agent" in text or "not one of" in text)
+    assert page.is_visible("#setup") and page.is_hidden("#table")

@@ -193,6 +193,7 @@ def test_arena_and_replay_snapshots_are_the_checked_pieces_of_their_viewer(env_i
     the viewer has not seen appears anywhere in it (DMD-910..912)."""
     from pirate_envs.arena.sessions import MAX_LOG_SENT, Match, ReplayMatch, Seat
     from pirate_envs.core.replay import record_game, replay_states
+    from pirate_envs.drawing.table import naming
 
     game = game_class(env_id)(num_players=n, **options)
     builder = type(game).view_builder()
@@ -206,24 +207,26 @@ def test_arena_and_replay_snapshots_are_the_checked_pieces_of_their_viewer(env_i
     states = [s.clone() for s in replay_states(replay)]
     match = ReplayMatch(replay, "leak test")
     live = Match(env_id, game, [Seat("random", policy=object()) for _ in range(n)], 34)
-    texts = {v: [] for v in (None, *range(n))}
+    games = {"replay": match, "live game": live}  # each names its seats in every text (``naming``)
+    texts = {(where, v): [] for where in games for v in (None, *range(n))}
     for step, state in enumerate(states):
         if step:
             seat, action = states[step - 1].current_player(), actions[step - 1]
-            for v in texts:
-                texts[v].append(builder.describe_action(states[step - 1], seat, action, v))
+            for (where, v), told in texts.items():
+                with naming(games[where].names):
+                    told.append(builder.describe_action(states[step - 1], seat, action, v))
             live._apply(seat, action)
         if step % 4 and not (env_id == "dead_mans_draw_v0" and _in_window(state)):
             continue
         for viewer in (None, *range(n)):
             for snap, where in ((match.snapshot(viewer, step), "replay"), (live.snapshot(viewer), "live game")):
-                assert [line["text"] for line in snap["log"]] == texts[viewer][-MAX_LOG_SENT:], (
-                    f"the {where}'s log leaks"
-                )
-                view = state.table_view(viewer).to_dict()
+                said = texts[where, viewer]
+                assert [line["text"] for line in snap["log"]] == said[-MAX_LOG_SENT:], f"the {where}'s log leaks"
+                with naming(games[where].names):
+                    view = state.table_view(viewer).to_dict()
                 shown = dict(snap["view"])
                 if not view["last_action"]:
-                    assert shown.pop("last_action") == (texts[viewer][-1] if texts[viewer] else "")
+                    assert shown.pop("last_action") == (said[-1] if said else "")
                     view.pop("last_action")
                 assert shown == view, f"the {where} shows viewer {viewer} another table than its own"
                 if env_id == "dead_mans_draw_v0" and not state.is_terminal():

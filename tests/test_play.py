@@ -12,6 +12,7 @@ the secrets of each game by name (a kept ability, a vote card, a picked card, a 
 from __future__ import annotations
 
 import io
+import itertools
 import re
 
 import pytest
@@ -139,7 +140,7 @@ def test_help_explains_the_decision_every_choice_the_table_and_the_codes(answer)
     text = printed.text
     assert "Please type a number" not in text
     assert "Your turn (player_0): keep one of your two ability cards." in text
-    assert "Keep one ability for the whole game (DMD-304)." in text
+    assert "Keep one ability for the whole game." in text
     assert "Your choices:" in text and "On the table:" in text and "Codes:" in text
     assert "Kraken: you must draw two more cards." in text  # a card on the table, explained
     assert re.search(r"Keep \w[\w ']* - \w", text)  # each choice with what it does
@@ -154,6 +155,11 @@ def test_help_on_one_choice():
 
 
 ENGINE_WORD = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\bdecision [A-Z]|\boffset \d")
+
+
+def _wrapped_on(line: str) -> bool:
+    """A line that continues the wrapped line before it (indented, not a numbered choice)."""
+    return line.startswith("    ") and not re.match(r"\s+\d+\. ", line)
 
 
 @pytest.mark.parametrize("env_id", pirate_envs.ENV_IDS)
@@ -171,7 +177,12 @@ def test_no_engine_words_and_every_prompt_says_what_is_decided(env_id):
     for line in printed.lines:
         for word in ENGINE_WORD.findall(line):
             assert word.split("_")[0] + "_" in glossary, f"engine word {word!r} in {line!r}"
-    statuses = [line for line in printed.lines if line.startswith("Your turn (player_0)")]
+    lines = printed.lines
+    statuses = [  # a status with the lines it wrapped onto
+        " ".join([line, *(more.strip() for more in itertools.takewhile(_wrapped_on, lines[i + 1 :]))])
+        for i, line in enumerate(lines)
+        if line.startswith("Your turn (player_0)")
+    ]
     assert statuses and all(re.fullmatch(r"Your turn \(player_0\): \w.*\.", s) for s in statuses), statuses[:3]
 
 
@@ -204,10 +215,11 @@ def test_dmd_the_others_moves_name_the_card_they_drew():
     printed = Printed()
     play_game("dead_mans_draw_v0", 0, ["random"], 3, seed=7, input_fn=Script([]), print_fn=printed, width=WIDTH)
     lines = printed.lines
-    draws = [i for i, line in enumerate(lines) if re.fullmatch(r"player_[12]: Draw a card", line)]
+    draws = [i for i, line in enumerate(lines) if re.fullmatch(r"player_[12] drew a card", line)]
     assert len(draws) >= 5
     for i in draws:
-        assert re.match(r"  (into the row: |player_\d busted: |player_\d stopped: )\w", lines[i + 1]), lines[i : i + 2]
+        told = r"  (Into the row: |player_\d busted with \w+ \d|Drew \w+ \d)\w*"
+        assert re.match(told, lines[i + 1]), lines[i : i + 2]
 
 
 def test_dmd_an_opponents_kept_ability_is_secret_until_the_reveal():
@@ -241,7 +253,7 @@ def test_mch_the_others_picks_are_named_only_when_revealed():
     play_game("madame_ching_v0", 0, ["random"], 4, seed=2, input_fn=Script([]), print_fn=printed, width=WIDTH)
     assert any(re.fullmatch(r"player_[123] picked a navigation card face down", line) for line in printed.lines)
     assert not any(re.match(r"player_[123]: Pick ", line) for line in printed.lines)
-    assert any(re.fullmatch(r"  player_[123] reveals \S+.*", line) for line in printed.lines)
+    assert any(re.fullmatch(r"  Picks revealed: player_[123]'s \w+ junk: \d+ \w+.*", line) for line in printed.lines)
 
 
 def test_potsm_your_pirates_names_only_the_persons_own_pirates():

@@ -38,10 +38,11 @@ def test_viewer_acts_only_for_the_seat_to_act_of_a_running_game():
 
 
 def test_tortuga_target_labels_name_the_seat_at_the_offset():
-    """TOR-1002: a target offset k names the seat (self + k) mod n, in the labels of the actor's legal actions."""
+    """TOR-1002: a target offset k names the seat (self + k) mod n, in the labels of the actor's legal actions and
+    in the board element they belong to."""
     n = 5
     idx = tortuga_actions.ActionIndex(n)
-    spans = {idx.steal: "Steal from", idx.dispute: "Dispute with", idx.select: "Choose"}
+    spans = {idx.steal: "Steal from", idx.dispute: "Dispute with", idx.select: ""}
     rng = random.Random(1)
     checked = 0
     for seed in range(6):
@@ -51,7 +52,9 @@ def test_tortuga_target_labels_name_the_seat_at_the_offset():
             for legal in state.table_view(actor).legal:
                 for base, verb in spans.items():
                     if base <= legal.action < base + n:
-                        assert legal.label == f"{verb} player_{(actor + legal.action - base) % n}"
+                        target = (actor + legal.action - base) % n
+                        assert legal.label.startswith(verb) and f"player_{target}" in legal.label, legal.label
+                        assert legal.target == f"seat:{target}"
                         checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 20

@@ -21,8 +21,8 @@ One process at a time trains in a run directory: :func:`lock_run_dir` takes an e
 ``flock`` on ``run.lock`` (which names the holder's pid). The operating system drops the lock when
 its process ends, however it ends, so a crashed run never leaves a stale lock behind.
 
-:func:`model_zip_problem` and :func:`model_spaces` check a MaskablePPO zip cheaply (no torch) before
-anything expensive is built from it.
+:func:`model_zip_problem` and :func:`model_spaces` (from :mod:`pirate_envs.networks.checkpoint_policy`, which
+the arena shares) check a MaskablePPO zip cheaply (no torch) before anything expensive is built from it.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from pirate_envs.networks.checkpoint_policy import model_spaces
 from pirate_envs.policies.base import check_spaces
 
 CHECKPOINT_DIR = "checkpoints"
@@ -178,26 +179,6 @@ def model_zip_problem(path: str | Path) -> str | None:
     if broken is not None:
         return f"is corrupt ({broken!r} inside fails its checksum)"
     return None
-
-
-def model_spaces(path: str | Path) -> tuple[tuple[int, ...], int] | None:
-    """(observation shape, number of actions) recorded in an SB3 model zip's ``data``, read without
-    torch; None when the zip does not record them in a readable form. For an action-feature network
-    the shape is that of the plain observation of the game it records (what it is given to play)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
-        shape = data["observation_space"]["_shape"]
-        actions = data["action_space"]["n"]
-        kwargs = data.get("policy_kwargs") or {}
-        if isinstance(kwargs.get("env_id"), str) and isinstance(kwargs.get("game_options"), dict):
-            # an action-feature network (networks/action_feature_policy.py) plays from the plain observation
-            from pirate_envs.core.registry import game_class
-
-            shape = game_class(kwargs["env_id"])(**kwargs["game_options"]).observation_shape
-        return tuple(int(n) for n in shape), int(actions)
-    except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
-        return None
 
 
 def model_zip_unfit(path: str | Path, game: Any) -> str | None:

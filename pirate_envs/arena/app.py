@@ -15,6 +15,7 @@ every refusal a 4xx ``{"error": "..."}`` that leaves the game as it was.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,17 +33,17 @@ from starlette.staticfiles import StaticFiles
 
 from pirate_envs.arena.errors import ApiError
 from pirate_envs.arena.paths import list_inside, resolve_inside
-from pirate_envs.arena.replays import read_replay, write_replay
-from pirate_envs.arena.sessions import (
+from pirate_envs.arena.replays import list_replays, read_replay, write_replay
+from pirate_envs.arena.seats import (
+    KIND_CHOICES,
+    KIND_NAMES,
     SEARCH_PARAMS,
-    Directories,
-    Match,
-    MatchStore,
-    ReplayMatch,
-    make_game,
+    can_load_networks,
     make_seat,
-    parse_viewer,
+    model_fits,
+    shipped_fits,
 )
+from pirate_envs.arena.sessions import Directories, Match, MatchStore, ReplayMatch, make_game, parse_viewer
 from pirate_envs.core.registry import ENV_IDS, game_class
 
 STATIC = Path(__file__).parent / "static"
@@ -57,16 +58,25 @@ SECURITY_HEADERS = [
     (b"cache-control", b"no-store"),
 ]
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
+# Options that tune training, not the game: the setup keeps them under an "advanced" fold.
+TRAINING_OPTIONS = ("reward_mode", "score_scale", "max_decisions")
+RULE_ID = re.compile(r"^\s*([A-Z]{2,4}-\d{3,4}(?:/[A-Z]{2,4}-\d{3,4})*)\s*:\s*")
 
 MessageHook = Callable[[Any, dict[str, Any]], None]
 
 
 def _option_spec(option: Any) -> dict[str, Any]:
+    """A rule option as the setup form offers it: its name and help in words, the rule id kept for hover."""
+    doc = option.doc or ""
+    rule = RULE_ID.match(doc)
     return {
         "name": option.name,
+        "label": option.name.replace("_", " ").capitalize(),
+        "help": doc[rule.end() :] if rule else doc,
+        "rule": rule.group(1) if rule else "",
+        "advanced": option.name in TRAINING_OPTIONS,
         "kind": option.kind.__name__,
         "default": option.default,
-        "doc": option.doc,
         "choices": list(option.choices),
         "minimum": option.minimum,
         "maximum": option.maximum,
@@ -80,29 +90,39 @@ def _game_meta(env_id: str) -> dict[str, Any]:
         "title": cls.display_name or env_id,
         "player_counts": list(cls.player_counts),
         "default_num_players": cls.default_num_players,
+        "shipped_players": shipped_fits(env_id),
         "options": [_option_spec(o) for o in cls.option_specs],
     }
 
 
 def _policy_meta(extra: dict[str, Any]) -> list[dict[str, Any]]:
-    kinds: list[dict[str, Any]] = [
-        {"kind": "me", "label": "me (you play this seat)", "params": []},
-        {"kind": "random", "label": "random bot", "params": []},
-        {"kind": "heuristic", "label": "heuristic bot", "params": []},
-    ]
-    for kind, params in SEARCH_PARAMS.items():
+    """The seat kinds the setup offers; ``shipped`` and ``checkpoint`` only where networks can be loaded."""
+    networks = can_load_networks()
+    kinds: list[dict[str, Any]] = []
+    for kind, label in KIND_CHOICES.items():
+        if kind in ("shipped", "checkpoint") and not networks:
+            continue
         fields = []
-        for name, (kind_of, default, *bounds) in params.items():
-            field = {"name": name, "kind": kind_of.__name__, "default": default}
+        for name, (kind_of, default, *bounds) in SEARCH_PARAMS.get(kind, {}).items():
+            field = {"name": name, "label": name.replace("_", " "), "kind": kind_of.__name__, "default": default}
             if kind_of is str:
                 field["choices"] = list(bounds[0])
             else:
                 field["minimum"], field["maximum"] = bounds
             fields.append(field)
-        kinds.append({"kind": kind, "label": f"{kind} search bot", "params": fields})
-    kinds.append({"kind": "checkpoint", "label": "trained checkpoint", "params": []})
-    kinds.extend({"kind": k, "label": k, "params": []} for k in extra)
+        kinds.append({"kind": kind, "label": label, "name": KIND_NAMES[kind], "params": fields})
+    kinds.extend({"kind": k, "label": k, "name": f"{k} bot", "params": []} for k in extra)
     return kinds
+
+
+def _checkpoint_meta(root_name: str, root: Path | None) -> list[dict[str, Any]]:
+    """The model zips under ``root`` with the (game, player count) tables each can play."""
+    if root is None:
+        return []
+    return [
+        {"root": root_name, "path": path, "fits": [list(fit) for fit in model_fits(root / path)]}
+        for path in list_inside(root, ".zip")
+    ]
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -195,20 +215,20 @@ class _Endpoints:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     async def meta(self, request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(self._meta))
+
+    def _meta(self) -> dict[str, Any]:
         dirs = self.dirs
-        return JSONResponse(
-            {
-                "games": [_game_meta(e) for e in ENV_IDS],
-                "policies": _policy_meta(self.extra),
-                "checkpoints": [{"root": "checkpoints", "path": p} for p in list_inside(dirs.checkpoints, ".zip")]
-                + [{"root": "runs", "path": p} for p in list_inside(dirs.runs, ".zip")],
-                "replays": list_inside(dirs.replays, ".json"),
-                "replays_dir": dirs.replays is not None,
-            }
-        )
+        return {
+            "games": [_game_meta(e) for e in ENV_IDS],
+            "policies": _policy_meta(self.extra),
+            "checkpoints": _checkpoint_meta("checkpoints", dirs.checkpoints) + _checkpoint_meta("runs", dirs.runs),
+            "replays": list_replays(dirs.replays),
+            "replays_dir": dirs.replays is not None,
+        }
 
     async def replays(self, request: Request) -> JSONResponse:
-        return JSONResponse({"replays": list_inside(self.dirs.replays, ".json")})
+        return JSONResponse({"replays": await run_in_threadpool(list_replays, self.dirs.replays)})
 
     # --- live games -----------------------------------------------------------------------------------
     async def new_game(self, request: Request) -> JSONResponse:
@@ -290,7 +310,7 @@ class _Endpoints:
                 raise ApiError(409, "only a finished game can be saved as a replay")
             stem = f"{live.env_id}-{time.strftime('%Y%m%d-%H%M%S')}-{live.id[:6]}".replace("_", "-")
             name = write_replay(replays_dir, stem, live.state, live.seed, live.actions, [s.label for s in live.seats])
-        return JSONResponse({"replay": name})
+        return JSONResponse({"replay": name, "replays": list_replays(replays_dir)})
 
     async def open_replay(self, request: Request) -> JSONResponse:
         body = await _json_body(request)

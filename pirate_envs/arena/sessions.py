@@ -4,9 +4,12 @@ A :class:`Match` is a live game: ``play`` mode when one seat is played by the pe
 mode when bots play every seat. A :class:`ReplayMatch` re-simulates a replay file. Both answer
 :meth:`snapshot` for one viewer (a seat, or ``None`` for a spectator) with *only* that viewer's
 :class:`~pirate_envs.drawing.table.TableView`, the moves as that viewer may read them
-(``view.describe_action``), the seat labels and, once over, the result. The full state never leaves
-the server. In play mode the only viewer is the person's seat; the view switch (any seat or the
-spectator) exists only where no person plays (watch and replay).
+(``view.describe_action``) with what each move turned up as that viewer saw it
+(``drawing.text.move_outcome``), each seat's name and who plays it (:mod:`pirate_envs.arena.seats`)
+and, once over, the result. The views and texts name the seats as the page does ("You", "Heuristic
+bot 2": ``drawing.table.naming``). The full state never leaves the server. In play mode the only
+viewer is the person's seat; the view switch (any seat or the spectator) exists only where no person
+plays (watch and replay).
 
 Bots run on the server, one move per :meth:`Match.advance` call, so the page sets the pace (and
 can pause) and every move is shown as it happens. A bot that raises or picks an illegal action ends
@@ -21,49 +24,28 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from pirate_envs.arena.errors import ApiError
-from pirate_envs.arena.paths import resolve_inside
+from pirate_envs.arena.seats import Seat, recorded_seat
 from pirate_envs.core.errors import IllegalActionError
 from pirate_envs.core.registry import ENV_IDS, game_class
 from pirate_envs.core.replay import Replay, replay_states
-from pirate_envs.drawing.table import seat_name
-from pirate_envs.policies.base import SEARCH_BOTS, RandomPolicy, choose_action, resolve_policy
+from pirate_envs.drawing.table import naming, seat_name
+from pirate_envs.drawing.text import move_outcome
+from pirate_envs.policies.base import choose_action
 
 MAX_LOG_SENT = 300  # move lines sent per snapshot (the newest)
 
-# Parameters the setup form offers for the search bots: name -> (type, default, minimum, maximum or choices).
-# Bounds keep one bot move within a request's patience.
-SEARCH_PARAMS: dict[str, dict[str, tuple]] = {
-    "ismcts": {
-        "iterations": (int, 200, 1, 20000),
-        "rollout": (str, "random", ("random", "heuristic")),
-        "exploration": (float, 0.7, 0.0, 10.0),
-        "time_budget": (float, None, 0.01, 30.0),
-    },
-    "flatmc": {
-        "rollouts": (int, 40, 1, 2000),
-        "rollout": (str, "heuristic", ("random", "heuristic")),
-    },
-}
-SEAT_KINDS = ("me", "random", "heuristic", *SEARCH_BOTS, "checkpoint")
 
+class Told(NamedTuple):
+    """A move as one viewer reads it: the move itself and what it turned up (a drawn card, a bust, ...)."""
 
-@dataclasses.dataclass
-class Seat:
-    """Who plays a seat: ``label`` is shown to every viewer; ``policy`` is None for the person."""
-
-    label: str
-    policy: Any = None
-
-    @property
-    def human(self) -> bool:
-        return self.policy is None
+    text: str
+    outcome: tuple[str, ...]
 
 
 @dataclasses.dataclass
@@ -80,82 +62,6 @@ class Directories:
         if root == "runs":
             return self.runs
         raise ApiError(400, f"checkpoint root must be 'checkpoints' or 'runs'; got {root!r}")
-
-
-def _search_spec(kind: str, params: Any) -> tuple[str, str]:
-    """The ``resolve_policy`` spec string for a search bot, from checked form parameters."""
-    if params is None:
-        params = {}
-    if not isinstance(params, dict):
-        raise ApiError(400, f"{kind} params must be an object")
-    allowed = SEARCH_PARAMS[kind]
-    parts = []
-    for name, value in params.items():
-        if name not in allowed:
-            raise ApiError(400, f"{kind} has no parameter {name!r}; parameters: {', '.join(allowed)}")
-        if value is None or value == "":
-            continue
-        kind_of, _default, *bounds = allowed[name]
-        if kind_of is str:
-            if value not in bounds[0]:
-                raise ApiError(400, f"{kind} {name} must be one of {', '.join(bounds[0])}; got {value!r}")
-        else:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ApiError(400, f"{kind} {name} must be a number; got {value!r}")
-            if kind_of is int and int(value) != value:
-                raise ApiError(400, f"{kind} {name} must be a whole number; got {value!r}")
-            value = kind_of(value)
-            low, high = bounds
-            if not low <= value <= high:
-                raise ApiError(400, f"{kind} {name} must be in [{low}, {high}]; got {value!r}")
-        parts.append(f"{name}={value}")
-    spec = kind + (":" + ",".join(parts) if parts else "")
-    return spec, spec
-
-
-def make_seat(
-    spec: Any,
-    seat: int,
-    env_id: str,
-    game: Any,
-    dirs: Directories,
-    extra_policies: dict[str, Callable[[Any], Any]],
-) -> Seat:
-    """A :class:`Seat` from the browser's ``{"kind": ..., ...}`` spec; an :class:`ApiError` (400) if bad."""
-    where = f"seat {seat}"
-    if isinstance(spec, str):
-        spec = {"kind": spec}
-    if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str):
-        raise ApiError(400, f"{where}: a policy is an object with 'kind', one of {', '.join(SEAT_KINDS)}")
-    kind = spec["kind"]
-    try:
-        if kind == "me":
-            return Seat("you")
-        if kind == "random":
-            return Seat("random", RandomPolicy())
-        if kind == "heuristic":
-            return Seat("heuristic", resolve_policy("heuristic", env_id, game.num_players, **game.options))
-        if kind in SEARCH_BOTS:
-            text, label = _search_spec(kind, spec.get("params"))
-            return Seat(label, resolve_policy(text, env_id, game.num_players, **game.options))
-        if kind == "checkpoint":
-            root_name = spec.get("root", "checkpoints")
-            path = resolve_inside(dirs.checkpoint_root(root_name), spec.get("path"), ".zip", "checkpoint")
-            from pirate_envs.networks.checkpoint_policy import CheckpointPolicy
-
-            policy = CheckpointPolicy(path)
-            policy.check_compatible(game.observation_shape, game.num_actions, f"{env_id} with {game.num_players}")
-            return Seat(f"checkpoint {root_name}/{spec.get('path')}", policy)
-        if kind in extra_policies:
-            return Seat(kind, extra_policies[kind](game))
-    except ApiError:
-        raise
-    except ImportError as exc:
-        raise ApiError(400, f"{where}: {kind} needs the 'train' extra (pip install pirate_envs[train]): {exc}") from exc
-    except (ValueError, OSError) as exc:
-        raise ApiError(400, f"{where}: {exc}") from exc
-    kinds = (*SEAT_KINDS, *extra_policies)
-    raise ApiError(400, f"{where}: unknown policy kind {kind!r}; kinds: {', '.join(kinds)}")
 
 
 def make_game(env_id: Any, num_players: Any, options: Any) -> Any:
@@ -196,13 +102,30 @@ class _Base:
         self.seed = seed
         self.lock = threading.Lock()
         self.touched = time.monotonic()
-        # one entry per move: (seat, action, text per viewer: index 0 spectator, 1 + seat)
-        self.moves: list[tuple[int, int, tuple[str, ...]]] = []
+        self.names = tuple(seat.name(s) for s, seat in enumerate(seats))
+        # one entry per move: (seat, action, what each viewer reads of it); index 0 the spectator, 1 + seat
+        self.moves: list[tuple[int, int, tuple[Told, ...]]] = []
+        self._before: list[Any] | None = None  # every viewer's view of the position before the next move
 
-    def _describe(self, state: Any, seat: int, action: int) -> tuple[str, ...]:
+    def _views(self, state: Any) -> list[Any]:
+        with naming(self.names):
+            return [state.table_view(v) for v in (None, *range(self.game.num_players))]
+
+    def _tell(self, before: Any, seat: int, action: int, after: Any) -> tuple[Told, ...]:
+        """What each viewer reads of ``seat`` playing ``action`` from the state ``before`` to ``after``: the
+        move (``describe_action``) and what it turned up (``move_outcome`` of the viewer's two views)."""
         describe = self.game.view_builder().describe_action
-        viewers = [None, *range(self.game.num_players)]
-        return tuple(describe(state, seat, action, v) for v in viewers)
+        viewers = (None, *range(self.game.num_players))
+        with naming(self.names):
+            texts = [describe(before, seat, action, v) for v in viewers]
+        views_before = self._before if self._before is not None else self._views(before)
+        views_after = self._views(after)
+        self._before = views_after
+        with naming(self.names):
+            return tuple(
+                Told(text, tuple(move_outcome(self.game, old, new)))
+                for text, old, new in zip(texts, views_before, views_after, strict=True)
+            )
 
     def allowed_viewers(self) -> list[int | None]:
         return [None, *range(self.game.num_players)]
@@ -222,10 +145,11 @@ class _Base:
         self.check_viewer(viewer)
         key = 0 if viewer is None else viewer + 1
         lines = [
-            {"step": i + 1, "seat": seat, "text": texts[key]}
-            for i, (seat, _action, texts) in enumerate(self.moves[:upto])
+            {"step": i + 1, "seat": seat, "text": told[key].text, "outcome": list(told[key].outcome)}
+            for i, (seat, _action, told) in enumerate(self.moves[:upto])
         ][-MAX_LOG_SENT:]
-        view = state.table_view(viewer)
+        with naming(self.names):
+            view = state.table_view(viewer)
         if not view.last_action and lines:
             view = dataclasses.replace(view, last_action=lines[-1]["text"])
         finished = state.is_terminal()
@@ -246,7 +170,14 @@ class _Base:
             "options": self.game.options,
             "seed": self.seed,
             "seats": [
-                {"seat": s, "name": seat_name(s), "policy": seat.label, "human": seat.human}
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "token": seat_name(s),
+                    "kind": seat.kind,
+                    "policy": seat.label,
+                    "human": seat.human,
+                }
                 for s, seat in enumerate(self.seats)
             ],
             "viewer": viewer,
@@ -291,10 +222,10 @@ class Match(_Base):
         return "you" if self.seats[self.state.current_player()].human else "bot"
 
     def _apply(self, seat: int, action: int) -> None:
-        texts = self._describe(self.state, seat, action)
+        before = self.state.clone()
         self.state.apply_action(action)
         self.actions.append(action)
-        self.moves.append((seat, action, texts))
+        self.moves.append((seat, action, self._tell(before, seat, action, self.state)))
 
     def act(self, action: Any) -> None:
         """The person's move: 409 if it is not their turn, 400 if not a legal action (the game goes on)."""
@@ -302,7 +233,7 @@ class Match(_Base):
             raise ApiError(409, "this game is over; start a new one")
         seat = self.state.current_player()
         if self.human is None or seat != self.human:
-            raise ApiError(409, f"it is not your turn: {seat_name(seat)} (a bot) is to act; advance the bots")
+            raise ApiError(409, f"it is not your turn: {self.seats[seat].name(seat)} is to act; advance the bots")
         if isinstance(action, bool) or not isinstance(action, int):
             raise ApiError(400, f"action must be an integer action id; got {action!r}")
         legal = self.state.legal_actions()
@@ -324,10 +255,10 @@ class Match(_Base):
         try:
             action = choose_action(bot.policy, self.state, seat, self.rng)
         except Exception as exc:
-            self.error = f"{seat_name(seat)} ({bot.label}) failed and the game was stopped: {type(exc).__name__}: {exc}"
+            self.error = f"{bot.name(seat)} ({bot.label}) failed and the game was stopped: {type(exc).__name__}: {exc}"
             return
         if type(action) is not int or action not in self.state.legal_actions():
-            self.error = f"{seat_name(seat)} ({bot.label}) chose the illegal action {action!r}; the game was stopped"
+            self.error = f"{bot.name(seat)} ({bot.label}) chose the illegal action {action!r}; the game was stopped"
             return
         self._apply(seat, action)
 
@@ -354,16 +285,15 @@ class ReplayMatch(_Base):
     def __init__(self, replay: Replay, name: str) -> None:
         game = replay.game()
         labels = [*replay.policies, *[""] * game.num_players]
-        seats = [Seat(labels[s] or "?", policy=False) for s in range(game.num_players)]
+        seats = [recorded_seat(labels[s]) for s in range(game.num_players)]
         super().__init__(replay.env_id, game, seats, replay.seed)
         self.name = name
         self.states = []
         for step, state in enumerate(replay_states(replay)):
             if step:
                 seat = self.states[-1].current_player()
-                self.moves.append(
-                    (seat, replay.actions[step - 1], self._describe(self.states[-1], seat, replay.actions[step - 1]))
-                )
+                action = replay.actions[step - 1]
+                self.moves.append((seat, action, self._tell(self.states[-1], seat, action, state)))
             self.states.append(state.clone())
 
     def snapshot(self, viewer: int | None, step: Any = None) -> dict[str, Any]:

@@ -127,10 +127,16 @@ def narration(game: Any) -> ModuleType | None:
         return None
 
 
-def describe_outcome(game: Any, before: TableView, after: TableView) -> list[str]:
-    """What the viewer of ``before``/``after`` saw happen after a move (empty when the game tells nothing)."""
+def move_outcome(game: Any, before: TableView, after: TableView) -> list[str]:
+    """What the viewer of ``before``/``after`` saw happen after a move, as sentences (empty when the game
+    tells nothing): the arena's log entries carry them as their ``outcome``."""
     module = narration(game)
-    return list(module.describe_outcome(before, after)) if module is not None else []
+    return [line.strip() for line in module.describe_outcome(before, after)] if module is not None else []
+
+
+def describe_outcome(game: Any, before: TableView, after: TableView) -> list[str]:
+    """:func:`move_outcome` as the terminal prints it: each line indented under the move."""
+    return ["  " + line for line in move_outcome(game, before, after)]
 
 
 def round_number(game: Any, state: Any) -> int:

@@ -12,10 +12,15 @@ self-play pools and evaluation reuse them.
 training configs use: ``sign(x) * log(1 + |x|)`` of the flat observation, which keeps raw counts
 (cards left, fame, turn numbers) in a range a small network trains well on. It lives here so that
 every checkpoint that uses it loads wherever ``pirate_envs`` is installed.
+
+:func:`model_spaces` reads the observation shape and action count a model zip records, without torch: what
+training checks before a resume and the arena reads to offer an agent only where it can play.
 """
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -256,6 +261,26 @@ def load_network(path: str | Path) -> Any:
     while len(_network_cache) > _CACHE_SIZE:
         _network_cache.popitem(last=False)
     return network
+
+
+def model_spaces(path: str | Path) -> tuple[tuple[int, ...], int] | None:
+    """(observation shape, number of actions) recorded in an SB3 model zip's ``data``, read without
+    torch; None when the zip does not record them in a readable form. For an action-feature network
+    the shape is that of the plain observation of the game it records (what it is given to play)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+        shape = data["observation_space"]["_shape"]
+        actions = data["action_space"]["n"]
+        kwargs = data.get("policy_kwargs") or {}
+        if isinstance(kwargs.get("env_id"), str) and isinstance(kwargs.get("game_options"), dict):
+            # an action-feature network (networks/action_feature_policy.py) plays from the plain observation
+            from pirate_envs.core.registry import game_class
+
+            shape = game_class(kwargs["env_id"])(**kwargs["game_options"]).observation_shape
+        return tuple(int(n) for n in shape), int(actions)
+    except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
+        return None
 
 
 def load_maskable_ppo(path: str | Path, **kwargs: Any) -> Any:

@@ -1,9 +1,12 @@
 // pirate_envs arena page: plain JavaScript, no build step, no outside resources.
-// Draws whatever TableView JSON the server sends (zones of cards) as SVG; never sees the game state.
+// Shows the snapshot the server sends for one viewer (the table view, the moves as that viewer may read
+// them, the seats); never sees the game state. The boards themselves are drawn by board*.js.
 "use strict";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+const { el } = window.Board;
 const DELAYS = [1600, 900, 450, 180, 40]; // ms between bot moves for the speed slider 0..4
+const MENU_LIMIT = 10; // more plain moves than this are grouped by their first words
+const TARGETS_SHOWN = 8; // more board elements to choose from than this are listed in a fold
 const $ = (id) => document.getElementById(id);
 
 const arena = {
@@ -15,6 +18,10 @@ const arena = {
   generation: 0, // bumps when a game is left, so late timers and answers are dropped
   busy: false,
   lastSetup: null,
+  target: null, // the board element whose choices the turn panel shows
+  menu: [], // the opened groups of the plain moves' menu
+  resultShown: null, // the game whose result the page scrolled to
+  listOpen: false, // the fold listing the board's choices
 };
 
 // ---- talking to the server ------------------------------------------------------------------
@@ -69,23 +76,18 @@ function viewerParam() {
 
 // ---- setup screen ---------------------------------------------------------------------------
 
-function el(tag, attrs, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null) node.setAttribute(k, v);
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
+function gameMeta(envId) {
+  return arena.meta.games.find((g) => g.env_id === envId);
 }
 
 function currentGameMeta() {
-  return arena.meta.games.find((g) => g.env_id === $("game").value);
+  return gameMeta($("game").value);
 }
 
 function fillGames() {
   const select = $("game");
   select.replaceChildren();
-  for (const g of arena.meta.games) select.append(el("option", { value: g.env_id }, `${g.title} (${g.env_id})`));
+  for (const g of arena.meta.games) select.append(el("option", { value: g.env_id }, g.title));
   onGameChange();
 }
 
@@ -94,19 +96,23 @@ function onGameChange() {
   const players = $("players");
   players.replaceChildren();
   for (const n of g.player_counts) {
-    const opt = el("option", { value: n }, String(n));
-    if (n === g.player_counts[0]) opt.selected = true;
-    players.append(opt);
+    const shipped = g.shipped_players.includes(n) ? " (the shipped agent's table)" : "";
+    players.append(el("option", { value: n }, `${n}${shipped}`));
   }
-  const box = $("options");
-  box.replaceChildren();
-  for (const o of g.options) box.append(optionInput(o));
+  players.value = String(g.default_num_players);
+  $("options").replaceChildren();
+  $("advanced").replaceChildren();
+  for (const o of g.options) $(o.advanced ? "advanced" : "options").append(optionInput(o));
   fillSeats();
 }
 
+function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}
+
 function optionInput(o) {
-  const label = el("label", { title: o.doc || o.name });
-  label.append(document.createTextNode(o.name.replaceAll("_", " ") + " "));
+  const label = el("label", { class: "option", title: o.rule ? `${capitalised(o.help)} (rule ${o.rule})` : o.help });
+  label.append(el("span", {}, o.label));
   let input;
   if (o.kind === "bool") {
     input = el("input", { type: "checkbox" });
@@ -114,7 +120,7 @@ function optionInput(o) {
   } else if (o.choices && o.choices.length) {
     input = el("select");
     for (const c of o.choices) {
-      const opt = el("option", { value: String(c) }, String(c));
+      const opt = el("option", { value: String(c) }, String(c).replaceAll("_", " "));
       if (c === o.default) opt.selected = true;
       input.append(opt);
     }
@@ -124,15 +130,14 @@ function optionInput(o) {
     input.value = o.default;
   }
   input.dataset.option = o.name;
-  input.dataset.kind = o.kind;
-  label.append(input);
+  label.append(input, el("small", {}, capitalised(o.help)));
   return label;
 }
 
 function readOptions() {
   const options = {};
   const g = currentGameMeta();
-  for (const input of $("options").querySelectorAll("[data-option]")) {
+  for (const input of document.querySelectorAll("#setup-form [data-option]")) {
     const spec = g.options.find((o) => o.name === input.dataset.option);
     let value;
     if (spec.kind === "bool") value = input.checked;
@@ -144,43 +149,62 @@ function readOptions() {
   return options;
 }
 
-function fillSeats() {
+// The seat kinds the chosen game and player count can seat: the shipped agent and trained agents only
+// where their network fits.
+function seatKinds(g, n) {
+  return arena.meta.policies.filter((p) => {
+    if (p.kind === "shipped") return g.shipped_players.includes(n);
+    if (p.kind === "checkpoint") return fittingCheckpoints(g.env_id, n).length > 0;
+    return true;
+  });
+}
+
+function fittingCheckpoints(envId, n) {
+  return arena.meta.checkpoints.filter((c) => c.fits.some(([e, k]) => e === envId && k === n));
+}
+
+function fillSeats(kinds) {
+  const g = currentGameMeta();
   const n = parseInt($("players").value, 10);
   const box = $("seats");
   box.replaceChildren();
+  const offered = seatKinds(g, n);
+  const botDefault = offered.some((p) => p.kind === "shipped") ? "shipped" : "heuristic";
   for (let seat = 0; seat < n; seat++) {
     const row = el("div", { class: "seat", "data-seat": seat });
-    row.append(el("span", { class: "name" }, `player_${seat}`));
-    const kind = el("select", { class: "kind", "aria-label": `policy of player_${seat}` });
-    for (const p of arena.meta.policies) {
-      if (p.kind === "checkpoint" && !arena.meta.checkpoints.length) continue;
+    row.append(Board.seatToken(seat, `Seat ${seat + 1}`), el("span", { class: "name" }, `Seat ${seat + 1}`));
+    const kind = el("select", { class: "kind", "aria-label": `who plays seat ${seat + 1}` });
+    const wanted = kinds && kinds[seat] ? kinds[seat] : seat === 0 ? "me" : botDefault;
+    for (const p of offered) {
       const opt = el("option", { value: p.kind }, p.label);
-      if (p.kind === (seat === 0 ? "me" : "heuristic")) opt.selected = true;
+      if (p.kind === wanted) opt.selected = true;
       kind.append(opt);
     }
     const params = el("span", { class: "params" });
-    kind.addEventListener("change", () => fillSeatParams(kind.value, params));
+    kind.addEventListener("change", () => {
+      fillSeatParams(kind.value, params);
+      updateShareLink();
+    });
     row.append(kind, params);
     box.append(row);
     fillSeatParams(kind.value, params);
   }
+  updateShareLink();
 }
 
 function fillSeatParams(kind, box) {
   box.replaceChildren();
   const spec = arena.meta.policies.find((p) => p.kind === kind);
   if (kind === "checkpoint") {
-    const env = $("game").value;
-    const select = el("select", { class: "checkpoint", "aria-label": "checkpoint file" });
-    const sorted = [...arena.meta.checkpoints].sort((a, b) => (b.path.includes(env) ? 1 : 0) - (a.path.includes(env) ? 1 : 0));
-    for (const c of sorted) {
-      select.append(el("option", { value: JSON.stringify(c) }, `${c.root}/${c.path}`));
+    const select = el("select", { class: "checkpoint", "aria-label": "which trained agent" });
+    for (const c of fittingCheckpoints($("game").value, parseInt($("players").value, 10))) {
+      select.append(el("option", { value: JSON.stringify({ root: c.root, path: c.path }) }, c.path));
     }
     box.append(select);
     return;
   }
   for (const f of (spec && spec.params) || []) {
-    const label = el("label", {}, f.name.replaceAll("_", " ") + " ");
+    const label = el("label", {}, f.label + " ");
     let input;
     if (f.choices) {
       input = el("select");
@@ -222,39 +246,115 @@ function readSeats() {
   return seats;
 }
 
+function readSetup() {
+  const seed = $("seed").value;
+  return {
+    env_id: $("game").value,
+    num_players: parseInt($("players").value, 10),
+    options: readOptions(),
+    seats: readSeats(),
+    seed: seed === "" ? null : parseInt(seed, 10),
+  };
+}
+
+// ---- the setup as an address: /?game=<env_id>&players=<n>&seats=me,shipped,heuristic&seed=<k> ------------
+
+const URL_KINDS = ["me", "random", "heuristic", "ismcts", "flatmc", "shipped"];
+
+function setupUrl(setup) {
+  const params = [["game", setup.env_id], ["players", setup.num_players]];
+  params.push(["seats", setup.seats.map((s) => (URL_KINDS.includes(s.kind) ? s.kind : "heuristic")).join(",")]);
+  if (setup.seed !== null && setup.seed !== undefined) params.push(["seed", setup.seed]);
+  for (const [name, value] of Object.entries(setup.options || {})) params.push([`option.${name}`, value]);
+  // commas stay commas, so the address reads as written: seats=me,shipped,heuristic
+  return "/?" + params.map(([k, v]) => `${k}=${encodeURIComponent(String(v)).replaceAll("%2C", ",")}`).join("&");
+}
+
+function updateShareLink() {
+  if (!arena.meta) return;
+  $("share").href = setupUrl(readSetup());
+}
+
+// The setup an address asks for, or null when it asks for none; an Error saying what is wrong otherwise.
+function setupFromUrl(search) {
+  const params = new URLSearchParams(search);
+  if (!params.has("game")) return null;
+  const g = gameMeta(params.get("game"));
+  if (!g) throw new Error(`no game "${params.get("game")}" here; games: ${arena.meta.games.map((x) => x.env_id).join(", ")}`);
+  const n = params.has("players") ? parseInt(params.get("players"), 10) : g.default_num_players;
+  if (!g.player_counts.includes(n)) {
+    throw new Error(`${g.title} is played by ${g.player_counts.join(", ")} players, not ${params.get("players")}`);
+  }
+  const offered = seatKinds(g, n).map((p) => p.kind);
+  const botDefault = offered.includes("shipped") ? "shipped" : "heuristic";
+  const asked = params.has("seats") ? params.get("seats").split(",").map((s) => s.trim()) : [];
+  const seats = [];
+  for (let seat = 0; seat < n; seat++) {
+    const kind = asked[seat] || (seat === 0 && !params.has("seats") ? "me" : botDefault);
+    if (!URL_KINDS.includes(kind)) throw new Error(`seat ${seat + 1}: "${kind}" is not one of ${URL_KINDS.join(", ")}`);
+    if (!offered.includes(kind)) throw new Error(`seat ${seat + 1}: the shipped agent of ${g.title} does not play with ${n} players`);
+    seats.push({ kind });
+  }
+  if (asked.length > n) throw new Error(`${asked.length} seats given for ${n} players`);
+  const options = {};
+  for (const [key, raw] of params.entries()) {
+    if (!key.startsWith("option.")) continue;
+    const spec = g.options.find((o) => o.name === key.slice(7));
+    if (!spec) throw new Error(`${g.title} has no option "${key.slice(7)}"`);
+    options[spec.name] = spec.kind === "bool" ? raw === "true" : spec.kind === "int" || spec.kind === "float" ? Number(raw) : raw;
+  }
+  const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
+  if (params.has("seed") && !(seed >= 0)) throw new Error(`seed must be a whole number; got "${params.get("seed")}"`);
+  return { env_id: g.env_id, num_players: n, options, seats, seed };
+}
+
+// Fill the form from a setup (so the address's setup is what "New game" shows).
+function showSetupInForm(setup) {
+  $("game").value = setup.env_id;
+  onGameChange();
+  $("players").value = String(setup.num_players);
+  fillSeats(setup.seats.map((s) => s.kind));
+  $("seed").value = setup.seed === null || setup.seed === undefined ? "" : String(setup.seed);
+}
+
 async function startGame(setup) {
   await guarded(async () => {
     showError("");
     const snap = await api("POST", "/api/games", setup);
     arena.lastSetup = setup;
+    history.replaceState(null, "", setupUrl({ ...setup, seed: snap.seed }));
     enterTable(snap);
   });
 }
 
 function onStart(event) {
   event.preventDefault();
-  const seed = $("seed").value;
-  startGame({
-    env_id: $("game").value,
-    num_players: parseInt($("players").value, 10),
-    options: readOptions(),
-    seats: readSeats(),
-    seed: seed === "" ? null : parseInt(seed, 10),
-  });
+  startGame(readSetup());
+}
+
+// ---- replays ----------------------------------------------------------------------------------
+
+function showReplays(replays) {
+  const list = $("replay-list");
+  list.replaceChildren();
+  if (!replays.length) list.append(el("li", { class: "hint" }, "No saved games yet."));
+  for (const r of replays) {
+    const item = el("li", { class: "replay-item" });
+    const button = el("button", { type: "button", class: "replay", "data-path": r.path, title: r.path },
+      el("b", {}, r.title), r.num_players ? ` · ${r.num_players} players` : "");
+    button.addEventListener("click", () => openReplay(r.path));
+    const about = r.problem
+      ? el("span", { class: "hint" }, `cannot be read: ${r.problem}`)
+      : el("span", { class: "about" }, [r.date, r.players.join(", "), r.result, r.moves ? `${r.moves} moves` : ""]
+        .filter(Boolean).join(" · "));
+    item.append(button, about);
+    list.append(item);
+  }
 }
 
 async function loadReplays() {
   const data = await api("GET", "/api/replays");
-  const list = $("replay-list");
-  list.replaceChildren();
-  if (!data.replays.length) list.append(el("li", { class: "hint" }, "no replay files yet"));
-  for (const name of data.replays) {
-    const item = el("li");
-    const button = el("button", { type: "button", class: "replay", "data-path": name }, name);
-    button.addEventListener("click", () => openReplay(name));
-    item.append(button);
-    list.append(item);
-  }
+  showReplays(data.replays);
 }
 
 async function openReplay(name) {
@@ -275,89 +375,291 @@ function leaveTable() {
   if (snap) api("DELETE", `/api/games/${snap.id}`).catch(() => {});
   $("table").hidden = true;
   $("setup").hidden = false;
+  history.replaceState(null, "", "/");
+  updateShareLink();
+}
+
+function seatName(snap, seat) {
+  const s = snap.seats[seat];
+  return s ? s.name : `Seat ${seat + 1}`;
 }
 
 function enterTable(snap) {
   arena.generation += 1;
   arena.viewer = snap.viewer === null ? "spectator" : snap.viewer;
   arena.playing = false;
+  arena.target = null;
+  arena.menu = [];
+  arena.resultShown = null;
   $("setup").hidden = true;
   $("table").hidden = false;
   $("saved").textContent = "";
+  hideHelp();
   const viewer = $("viewer");
   viewer.replaceChildren();
   for (const v of snap.viewers) {
-    viewer.append(el("option", { value: String(v) }, v === "spectator" ? "spectator (public only)" : `player_${v}`));
+    viewer.append(el("option", { value: String(v) }, v === "spectator" ? "Spectator (what everyone sees)" : seatName(snap, v)));
   }
   viewer.value = String(arena.viewer);
   $("viewer-box").hidden = snap.mode === "play";
   $("watch-controls").hidden = snap.mode === "play";
   $("replay-controls").hidden = snap.mode !== "replay";
   $("step").hidden = snap.mode === "replay";
+  $("speed-box").hidden = false;
   $("save-replay").hidden = snap.mode === "replay" || !arena.meta.replays_dir;
   $("again").hidden = snap.mode === "replay";
+  window.scrollTo(0, 0);
   render(snap);
   if (snap.mode === "play") scheduleBots();
 }
 
+function modeLine(snap) {
+  const bots = snap.seats.filter((s) => !s.human).length;
+  const who = snap.viewer === null ? "what everyone sees" : `what ${seatName(snap, snap.viewer)} sees`;
+  if (snap.mode === "play") return `You play against ${bots} ${bots === 1 ? "bot" : "bots"} · game ${snap.seed}`;
+  if (snap.mode === "watch") return `Watching bots play · ${who}`;
+  return `Replay of a saved game · ${who}`;
+}
+
 function render(snap) {
+  const previous = arena.snap;
   arena.snap = snap;
+  if (!previous || previous.id !== snap.id || previous.step !== snap.step) {
+    arena.target = null;
+    arena.menu = [];
+  }
   const view = snap.view;
   const table = $("table");
   table.dataset.finished = String(snap.finished);
   table.dataset.waiting = snap.waiting_for;
   table.dataset.mode = snap.mode;
   table.dataset.step = String(snap.step);
-  $("title").textContent = view.title;
-  const seats = snap.seats.map((s) => `${s.name}: ${s.policy}`).join(" · ");
-  const who = snap.viewer === null ? "spectator view (public information only)" : `viewing as player_${snap.viewer}`;
-  const modeText = { play: "You play", watch: "Watching bots", replay: `Replay ${snap.replay || ""}` }[snap.mode];
-  $("mode").textContent = `${modeText} — ${who} — ${seats} — seed ${snap.seed}`;
-  $("status").textContent = snap.error ? "Stopped by an error" : view.status;
+  // a finished game's result takes the turn panel's place (a replay keeps its controls)
+  $("turn-panel").hidden = snap.finished && snap.mode === "play";
+  $("title").textContent = snap.title;
+  $("mode").textContent = modeLine(snap);
   if (snap.error) showError(snap.error);
-
-  const players = $("players-list");
-  players.replaceChildren();
-  view.players.forEach((line, seat) => {
-    const item = el("li", {}, line);
-    if (seat === snap.current_player) item.classList.add("current");
-    if (seat === snap.viewer) item.classList.add("viewer");
-    players.append(item);
-  });
-  $("last-action").textContent = view.last_action ? `Last move: ${view.last_action}` : "";
-  drawBoard(view);
-  renderActions(snap);
+  renderSeats(snap);
+  renderBoard(snap);
+  renderTurn(snap);
   renderLog(snap);
   renderGlossary(view);
   renderResult(snap);
   renderControls(snap);
 }
 
-function renderActions(snap) {
+function renderSeats(snap) {
+  const strip = $("seat-strip");
+  strip.replaceChildren();
+  snap.view.players.forEach((line, seat) => {
+    const name = seatName(snap, seat);
+    const standing = line.startsWith(name) ? line.slice(name.length).replace(/^\s*(\(you\))?\s*:?\s*/, "") : line;
+    const item = el("li", { "data-seat": seat, title: standing },
+      Board.seatToken(seat, name), el("b", {}, name), standing ? el("span", {}, standing) : null);
+    if (seat === snap.current_player) item.classList.add("current");
+    if (seat === snap.viewer) item.classList.add("viewer");
+    strip.append(item);
+  });
+}
+
+// The legal actions grouped by the board element they belong to ("" for plain buttons).
+function actionsByTarget(view) {
+  const groups = new Map();
+  for (const a of view.legal || []) {
+    const key = a.target || "";
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  return groups;
+}
+
+function renderBoard(snap) {
   const view = snap.view;
-  $("decision").textContent = view.decision_help || "";
+  const mine = snap.mode === "play" && !snap.finished && snap.waiting_for === "you";
+  const groups = mine ? actionsByTarget(view) : new Map();
+  const ctx = {
+    view,
+    snap,
+    viewer: snap.viewer,
+    current: snap.current_player,
+    seatName: (seat) => seatName(snap, seat),
+    // Make `node` the control of the board element `key`: a click shows its moves in the turn panel (a
+    // second click on it plays its only move), so a stray click never plays anything.
+    mark(node, key, name) {
+      if (!key) return node;
+      node.dataset.key = key;
+      const actions = groups.get(key);
+      if (!actions || !actions.length) return node;
+      node.classList.add("actable");
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.dataset.name = name || key;
+      node.dataset.target = key;
+      if (arena.target === key) node.classList.add("selected");
+      const what = actions.length === 1 ? actions[0].label : `${actions.length} moves`;
+      node.setAttribute("aria-label", `${name || key}: ${what}`);
+      const activate = (event) => {
+        event.stopPropagation();
+        if (arena.target === key && actions.length === 1) sendAction(actions[0].action);
+        else chooseTarget(key);
+      };
+      node.addEventListener("click", activate);
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          activate(event);
+        }
+      });
+      return node;
+    },
+  };
+  Board.drawBoard($("board"), view, ctx);
+  for (const node of $("board").querySelectorAll("[title]")) {
+    node.addEventListener("mouseenter", () => showHelp(node.getAttribute("title")));
+  }
+}
+
+function chooseTarget(key) {
+  arena.target = arena.target === key ? null : key;
+  renderBoard(arena.snap);
+  renderTurn(arena.snap);
+  const panel = $("turn-panel");
+  if (panel.getBoundingClientRect().top > window.innerHeight) panel.scrollIntoView({ block: "nearest" });
+}
+
+function actionButton(a, text) {
+  const button = el("button", { type: "button", class: "action", "data-action": a.action, title: a.detail || a.label },
+    text || a.choice || a.label);
+  button.addEventListener("click", () => sendAction(a.action));
+  button.addEventListener("mouseenter", () => showHelp(`${a.label}${a.detail ? ": " + a.detail : ""}`));
+  button.addEventListener("focus", () => showHelp(`${a.label}${a.detail ? ": " + a.detail : ""}`));
+  return button;
+}
+
+// Many plain moves are offered as a menu: moves sharing their first words ("Accuse Heuristic bot 2 of ...")
+// sit behind one button, opened a word group at a time, so a turn is a handful of controls.
+function menuLevel(actions, depth) {
+  const words = (a) => a.label.split(/\s+/);
+  const groups = new Map();
+  for (const a of actions) {
+    const key = words(a).slice(0, depth + 1).join(" ");
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  return groups;
+}
+
+function menuButtons(actions, box) {
+  let shown = actions;
+  let depth = 0;
+  for (const opened of arena.menu) {
+    shown = shown.filter((a) => a.label.split(/\s+/).slice(0, opened.depth + 1).join(" ") === opened.key);
+    depth = opened.depth + 1;
+  }
+  if (arena.menu.length) {
+    const back = el("button", { type: "button", class: "back-button" }, "‹ Back");
+    back.addEventListener("click", () => {
+      arena.menu.pop();
+      renderTurn(arena.snap);
+    });
+    box.append(back);
+  }
+  // go deeper while one group holds everything (the shared words say nothing yet)
+  let groups = menuLevel(shown, depth);
+  while (groups.size === 1 && shown.length > 1 && depth < 12) {
+    depth += 1;
+    groups = menuLevel(shown, depth);
+  }
+  for (const [key, members] of groups) {
+    if (members.length === 1 || shown.length <= MENU_LIMIT) {
+      for (const a of members) box.append(actionButton(a, a.label));
+      continue;
+    }
+    const open = el("button", { type: "button", class: "group", "data-group": key }, `${key} … (${members.length})`);
+    open.addEventListener("click", () => {
+      arena.menu.push({ key, depth });
+      renderTurn(arena.snap);
+    });
+    box.append(open);
+  }
+}
+
+function renderTurn(snap) {
+  const view = snap.view;
+  const status = $("status");
+  const decision = $("decision");
   const box = $("actions");
   box.replaceChildren();
-  if (snap.mode === "play" && !snap.finished) {
-    if (view.legal.length) {
-      for (const a of view.legal) {
-        const button = el("button", { type: "button", class: "action", "data-action": a.action, title: a.detail || a.label }, a.label);
-        button.addEventListener("click", () => sendAction(a.action));
-        button.addEventListener("mouseenter", () => showHelp(a.label, "", a.detail));
-        button.addEventListener("focus", () => showHelp(a.label, "", a.detail));
-        box.append(button);
-      }
-    } else {
-      box.append(el("span", { class: "waiting" }, `Waiting for player_${snap.current_player}…`));
-    }
+  decision.textContent = "";
+  if (snap.error) {
+    status.textContent = "The game was stopped by an error.";
+    return;
   }
+  if (snap.finished) {
+    status.textContent = "Game over.";
+    return;
+  }
+  const current = snap.current_player;
+  const mine = snap.mode === "play" && snap.waiting_for === "you";
+  status.textContent = view.status || "";
+  status.classList.toggle("yours", mine);
+  if (!mine) {
+    if (snap.mode === "play") box.append(el("span", { class: "waiting" }, `${seatName(snap, current)} is thinking…`));
+    return;
+  }
+  decision.textContent = view.decision_help || "";
+  const groups = actionsByTarget(view);
+  const plain = groups.get("") || [];
+  groups.delete("");
+  if (arena.target && groups.has(arena.target)) {
+    const node = $("board").querySelector(`[data-key="${CSS.escape(arena.target)}"]`);
+    const name = node ? node.dataset.name : arena.target;
+    box.append(el("div", { class: "choosing" }, `${name}:`));
+    for (const a of groups.get(arena.target)) box.append(actionButton(a));
+    const cancel = el("button", { type: "button", class: "back-button" }, "‹ Back");
+    cancel.addEventListener("click", () => chooseTarget(arena.target));
+    box.append(cancel);
+    return;
+  }
+  if (groups.size) {
+    box.append(el("div", { class: "hint" }, "Click a glowing card, ship or player on the table."));
+    for (const a of plain) box.append(actionButton(a, a.label));
+    // the board's choices as a list too: shown while short, folded away when long
+    const list = groups.size <= TARGETS_SHOWN ? box : el("div", { class: "target-list" });
+    for (const [key, actions] of groups) {
+      const node = $("board").querySelector(`[data-key="${CSS.escape(key)}"]`);
+      const name = node ? node.dataset.name : key;
+      if (actions.length === 1) {
+        const a = actions[0];
+        list.append(actionButton(a, a.choice && node ? `${capitalised(name)}: ${a.choice.toLowerCase()}` : a.label));
+      } else {
+        const open = el("button", { type: "button", class: "group", "data-target": key }, `${name} … (${actions.length})`);
+        open.addEventListener("click", () => chooseTarget(key));
+        list.append(open);
+      }
+    }
+    if (list !== box) {
+      const fold = el("details", { class: "more-moves" }, el("summary", {}, `Or pick from a list (${groups.size})`), list);
+      fold.open = arena.listOpen;
+      fold.addEventListener("toggle", () => { arena.listOpen = fold.open; });
+      box.append(fold);
+    }
+    return;
+  }
+  menuButtons(plain, box);
 }
 
 function renderLog(snap) {
   const log = $("log");
   log.replaceChildren();
   for (const line of snap.log) {
-    const item = el("li", { value: line.step }, line.text);
+    const item = el("li", { value: line.step, "data-seat": line.seat });
+    item.append(Board.seatToken(line.seat, seatName(snap, line.seat)), el("span", {}, line.text));
+    if (line.outcome && line.outcome.length) {
+      const more = el("ul", { class: "outcome" });
+      for (const sentence of line.outcome) more.append(el("li", {}, sentence));
+      item.append(more);
+    }
     if (line.seat === snap.viewer) item.classList.add("mine");
     log.append(item);
   }
@@ -367,30 +669,63 @@ function renderLog(snap) {
 function renderGlossary(view) {
   const box = $("glossary");
   box.replaceChildren();
-  for (const [term, meaning] of view.glossary) {
+  for (const [term, meaning] of view.glossary || []) {
     box.append(el("dt", {}, term), el("dd", {}, meaning));
   }
-  $("glossary-box").hidden = !view.glossary.length;
+  $("glossary-box").hidden = !(view.glossary || []).length;
 }
+
+function fmt(value) {
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+}
+
+const VERDICTS = { won: "Won", lost: "Lost", tied: "Shared the win", exiled: "Exiled", eliminated: "Out" };
 
 function renderResult(snap) {
   const box = $("result");
   const done = snap.finished && (snap.mode !== "replay" || snap.step === snap.total_steps);
   box.hidden = !done;
   if (!done) return;
-  $("result-line").textContent = snap.error || (snap.result && snap.result.line) || "Game over";
-  const scores = $("scores");
-  scores.replaceChildren();
-  if (snap.result) {
-    const head = el("tr");
-    head.append(el("th", {}, "seat"), el("th", {}, "played by"), el("th", {}, "score"), el("th", {}, ""));
-    scores.append(head);
-    snap.seats.forEach((s, i) => {
-      const row = el("tr", { class: snap.result.winners.includes(i) ? "winner" : "" });
-      row.append(el("td", {}, s.name), el("td", {}, s.policy), el("td", {}, String(snap.result.scores[i])),
-        el("td", {}, snap.result.winners.includes(i) ? "winner" : ""));
-      scores.append(row);
-    });
+  const ending = snap.view.ending || {};
+  const seats = $("result-seats");
+  seats.replaceChildren();
+  if (snap.error) {
+    $("result-headline").textContent = "The game was stopped.";
+    $("result-why").textContent = snap.error;
+  } else if (ending.headline) {
+    $("result-headline").textContent = ending.headline;
+    $("result-why").textContent = ending.why || "";
+    const scoreName = ending.score_name || "points";
+    const ordered = [...ending.seats].sort((a, b) => b.score - a.score);
+    for (const s of ordered) {
+      const card = el("div", { class: `result-seat verdict-${s.verdict}`, "data-seat": s.seat });
+      card.append(el("div", { class: "result-head" }, Board.seatToken(s.seat, seatName(snap, s.seat)),
+        el("b", {}, seatName(snap, s.seat)), el("span", { class: "verdict" }, VERDICTS[s.verdict] || s.verdict),
+        el("span", { class: "score" }, `${fmt(s.score)} ${scoreName}`)));
+      if (s.note) card.append(el("div", { class: "note" }, capitalised(s.note)));
+      if (s.breakdown && s.breakdown.length) {
+        const list = el("ul", { class: "breakdown" });
+        for (const item of s.breakdown) list.append(el("li", {}, el("span", {}, item.item), el("span", {}, fmt(item.points))));
+        card.append(list);
+      }
+      seats.append(card);
+    }
+  } else {
+    // a view without an ending: its one result line and the scores
+    $("result-headline").textContent = (snap.result && snap.result.line) || "Game over.";
+    $("result-why").textContent = "";
+    if (snap.result) {
+      snap.seats.forEach((s, i) => {
+        const won = snap.result.winners.includes(i);
+        seats.append(el("div", { class: `result-seat verdict-${won ? "won" : "lost"}` },
+          el("div", { class: "result-head" }, Board.seatToken(i, s.name), el("b", {}, s.name),
+            el("span", { class: "verdict" }, won ? "Won" : ""), el("span", { class: "score" }, fmt(snap.result.scores[i])))));
+      });
+    }
+  }
+  if (arena.resultShown !== `${snap.id}:${snap.step}`) {
+    arena.resultShown = `${snap.id}:${snap.step}`;
+    box.scrollIntoView({ block: "start", behavior: "smooth" });
   }
 }
 
@@ -410,127 +745,17 @@ function renderControls(snap) {
   }
 }
 
-function showHelp(title, kind, detail) {
+// The help panel shows what is pointed at, in words: rule ids ("(PSM-505)") stay in the hover text only.
+const RULE_IDS = /\s*\((?:see )?[A-Z]{2,4}-\d{3,4}(?:[,/ ]+[A-Z]{2,4}-\d{3,4})*\)|\s*\b[A-Z]{2,4}-\d{3,4}\b:?/g;
+
+function showHelp(text) {
   const box = $("help");
-  box.replaceChildren(el("b", {}, title + (kind ? ` (${kind})` : "")), document.createTextNode(detail || "no further detail"));
+  box.textContent = (text || "").replace(RULE_IDS, "");
+  box.hidden = !text;
 }
 
-// ---- SVG drawing of a TableView -------------------------------------------------------------
-
-const CARD_W = 118;
-const CARD_H = 74;
-const GAP = 8;
-const PAD = 10;
-const HEAD = 36;
-const BOARD_W = 1000;
-
-// A kind named after a colour ("Blue", "junk red") is drawn in that colour; any other kind gets a
-// steady hue of its own, so cards of one kind (a suit, a nation) always look alike.
-const NAMED_HUES = { red: 0, orange: 30, gold: 45, yellow: 55, green: 120, blue: 215, purple: 280, pink: 330 };
-
-function cardFill(kind) {
-  for (const word of String(kind || "").toLowerCase().split(/\s+/)) {
-    if (word in NAMED_HUES) return `hsl(${NAMED_HUES[word]}, 65%, 84%)`;
-    if (word === "white") return "hsl(40, 20%, 96%)";
-    if (word === "black") return "hsl(220, 8%, 70%)";
-  }
-  let h = 0;
-  for (const ch of kind || "") h = (h * 31 + ch.charCodeAt(0)) % 360;
-  return `hsl(${h}, 55%, 85%)`;
-}
-
-function wrap(text, width, maxLines) {
-  const words = String(text).split(/\s+/).filter(Boolean);
-  const lines = [];
-  let line = "";
-  for (const w of words) {
-    const next = line ? `${line} ${w}` : w;
-    if (next.length <= width) line = next;
-    else {
-      if (line) lines.push(line);
-      line = w.length > width ? w.slice(0, width - 1) + "…" : w;
-    }
-  }
-  if (line) lines.push(line);
-  if (lines.length > maxLines) {
-    lines.length = maxLines;
-    lines[maxLines - 1] = lines[maxLines - 1].slice(0, width - 1) + "…";
-  }
-  return lines;
-}
-
-function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function zoneSize(zone) {
-  const n = Math.max(zone.cards.length, 1);
-  const perRow = Math.min(n, 7);
-  const rows = Math.ceil(n / perRow);
-  const width = Math.min(BOARD_W, Math.max(230, perRow * (CARD_W + GAP) - GAP + 2 * PAD));
-  return { perRow, width, height: HEAD + rows * (CARD_H + GAP) - GAP + PAD };
-}
-
-function drawCard(card, x, y) {
-  const classes = ["card"];
-  if (card.hidden) classes.push("hidden");
-  if (card.highlight) classes.push("highlight");
-  const g = svg("g", { class: classes.join(" "), transform: `translate(${x},${y})`, tabindex: "0" });
-  const fill = card.hidden ? "" : cardFill(card.kind);
-  const rect = svg("rect", { width: CARD_W, height: CARD_H, rx: 8, ry: 8 });
-  if (fill) rect.setAttribute("fill", fill);
-  g.append(rect);
-  const tip = card.hidden ? `face down${card.kind ? " " + card.kind : ""}` : `${card.label} (${card.kind}): ${card.detail}`;
-  g.append(svg("title", {}, tip));
-  if (card.hidden) {
-    g.append(svg("text", { x: CARD_W / 2, y: CARD_H / 2 + 5, "text-anchor": "middle" }, "?"));
-    g.append(svg("text", { x: CARD_W / 2, y: CARD_H - 8, "text-anchor": "middle", class: "kind" }, card.kind || "hidden"));
-  } else {
-    wrap(card.label, 18, 3).forEach((line, i) => g.append(svg("text", { x: 7, y: 17 + i * 14 }, line)));
-    g.append(svg("text", { x: 7, y: CARD_H - 7, class: "kind" }, card.kind));
-  }
-  const help = () => showHelp(card.hidden ? "Face-down card" : card.label, card.kind,
-    card.hidden ? "You cannot see this card." : card.detail);
-  g.addEventListener("mouseenter", help);
-  g.addEventListener("focus", help);
-  return g;
-}
-
-function drawBoard(view) {
-  const board = $("board");
-  board.replaceChildren();
-  let x = 0;
-  let y = 0;
-  let lineHeight = 0;
-  for (const zone of view.zones) {
-    const size = zoneSize(zone);
-    if (x > 0 && x + size.width > BOARD_W) {
-      x = 0;
-      y += lineHeight + GAP;
-      lineHeight = 0;
-    }
-    const group = svg("g", { class: "zone", transform: `translate(${x},${y})` });
-    const box = svg("rect", { class: "zone-box", width: size.width, height: size.height, rx: 6 });
-    if (zone.owner !== null && zone.owner === view.viewer) box.classList.add("own");
-    if (zone.owner !== null && zone.owner === view.current_player) box.classList.add("acting");
-    group.append(box);
-    group.append(svg("text", { class: "zone-title", x: PAD, y: 16 }, wrap(zone.title, 60, 1)[0] || ""));
-    if (zone.note) group.append(svg("text", { class: "zone-note", x: PAD, y: 30 }, wrap(zone.note, Math.floor(size.width / 6), 1)[0]));
-    if (!zone.cards.length) group.append(svg("text", { class: "empty", x: PAD, y: HEAD + 18 }, "(empty)"));
-    zone.cards.forEach((card, i) => {
-      const cx = PAD + (i % size.perRow) * (CARD_W + GAP);
-      const cy = HEAD + Math.floor(i / size.perRow) * (CARD_H + GAP);
-      group.append(drawCard(card, cx, cy));
-    });
-    board.append(group);
-    x += size.width + GAP;
-    lineHeight = Math.max(lineHeight, size.height);
-  }
-  const height = y + lineHeight + 2;
-  board.setAttribute("viewBox", `-2 -2 ${BOARD_W + 4} ${height + 4}`);
+function hideHelp() {
+  showHelp("");
 }
 
 // ---- moves, bots and the controls -----------------------------------------------------------
@@ -543,7 +768,8 @@ function stopPlaying() {
   arena.playing = false;
   if (arena.timer) clearTimeout(arena.timer);
   arena.timer = null;
-  if (arena.snap) renderControls(arena.snap);
+  if (arena.snap) $("play").textContent = "Play";
+  if (arena.snap && arena.snap.mode === "watch") $("step").disabled = arena.snap.finished;
 }
 
 function scheduleBots() {
@@ -620,15 +846,26 @@ function togglePlay() {
 async function saveReplay() {
   await guarded(async () => {
     const data = await api("POST", `/api/games/${arena.snap.id}/save`, {});
-    $("saved").textContent = `saved as ${data.replay}`;
+    $("saved").textContent = `Saved as ${data.replay}`;
+    $("saved").dataset.replay = data.replay;
+    showReplays(data.replays);
   });
 }
 
 // ---- start ----------------------------------------------------------------------------------
 
+function seekTo(step) {
+  // read where to go before anything redraws the controls
+  stopPlaying();
+  seek(step);
+}
+
 async function init() {
-  $("game").addEventListener("change", onGameChange);
-  $("players").addEventListener("change", fillSeats);
+  $("game").addEventListener("change", () => {
+    onGameChange();
+  });
+  $("players").addEventListener("change", () => fillSeats());
+  $("setup-form").addEventListener("change", updateShareLink);
   $("setup-form").addEventListener("submit", onStart);
   $("refresh-replays").addEventListener("click", () => loadReplays().catch((e) => showError(e.message)));
   $("nav-setup").addEventListener("click", leaveTable);
@@ -638,16 +875,20 @@ async function init() {
     $("replays").scrollIntoView();
   });
   $("viewer").addEventListener("change", changeViewer);
+  $("decision").addEventListener("click", () => $("decision").classList.toggle("open"));
   $("play").addEventListener("click", togglePlay);
   $("step").addEventListener("click", () => {
     stopPlaying();
     advance();
   });
-  $("first").addEventListener("click", () => { stopPlaying(); seek(0); });
-  $("back").addEventListener("click", () => { stopPlaying(); seek(Math.max(0, arena.snap.step - 1)); });
-  $("fwd").addEventListener("click", () => { stopPlaying(); seek(arena.snap.step + 1); });
-  $("last").addEventListener("click", () => { stopPlaying(); seek(arena.snap.total_steps); });
-  $("scrub").addEventListener("change", () => { stopPlaying(); seek(parseInt($("scrub").value, 10)); });
+  $("first").addEventListener("click", () => seekTo(0));
+  $("back").addEventListener("click", () => seekTo(Math.max(0, arena.snap.step - 1)));
+  $("fwd").addEventListener("click", () => seekTo(arena.snap.step + 1));
+  $("last").addEventListener("click", () => seekTo(arena.snap.total_steps));
+  $("scrub").addEventListener("input", () => {
+    $("step-count").textContent = `move ${$("scrub").value} of ${arena.snap.total_steps}`;
+  });
+  $("scrub").addEventListener("change", () => seekTo(parseInt($("scrub").value, 10)));
   $("new-game").addEventListener("click", leaveTable);
   $("again").addEventListener("click", () => {
     const setup = { ...arena.lastSetup, seed: null };
@@ -662,8 +903,18 @@ async function init() {
     return;
   }
   fillGames();
-  await loadReplays().catch((e) => showError(e.message));
+  showReplays(arena.meta.replays);
   document.body.dataset.ready = "true";
+  let fromUrl = null;
+  try {
+    fromUrl = setupFromUrl(location.search);
+  } catch (e) {
+    showError(`This link does not start a game: ${e.message}`);
+  }
+  if (fromUrl) {
+    showSetupInForm(fromUrl);
+    await startGame(fromUrl);
+  }
 }
 
 document.addEventListener("DOMContentLoaded", init);
