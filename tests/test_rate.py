@@ -11,14 +11,15 @@ from pirate_envs import ENV_IDS
 from pirate_envs.core.registry import game_class
 from training.evaluation.ladder import (
     ANCHOR_RATING,
+    KINDS,
     LadderPlan,
     entries_of,
     file_sha256,
     fit_ladder,
     ladder_path,
     load_ladder,
-    outcome_key,
     place,
+    schedule_of,
     shipped_model,
     win_probability,
 )
@@ -60,7 +61,7 @@ def test_win_probability_pinned_by_hand():
 
 
 @pytest.mark.parametrize("num_players", [2, 4])
-def test_fit_recovers_known_ratings_with_the_anchor_at_1500(num_players):
+def test_version_1_fit_recovers_known_ratings_with_the_anchor_at_1500(num_players):
     truth = {"random": 1050.0, "heuristic": 1500.0, "strong": 1650.0, "weak": 1300.0}
     pairs = [("heuristic", "random"), ("strong", "random"), ("strong", "heuristic"), ("weak", "heuristic")]
     pairs.append(("weak", "random"))
@@ -74,7 +75,7 @@ def test_fit_recovers_known_ratings_with_the_anchor_at_1500(num_players):
         assert low - 5 <= rating <= high + 5
 
 
-def test_ties_count_half_and_the_prior_keeps_a_hopeless_entry_finite():
+def test_version_1_ties_count_half_and_the_prior_keeps_a_hopeless_entry_finite():
     only_ties = [_match("a", "heuristic", 0, 0, ties=50)]
     assert fit_ladder(["heuristic", "a"], only_ties, 2, bootstrap=0)["a"]["rating"] == pytest.approx(1500, abs=0.01)
     # Breslow: each tie is one win and one loss for each side; 30 wins, 10 losses, 20 ties: odds 50:30
@@ -96,29 +97,26 @@ def test_place_holds_the_references_fixed():
     assert moved["rating"] == pytest.approx(placed["rating"] + 100, abs=1.0)  # the references do not move
 
 
-def test_outcome_keys():
-    assert outcome_key({"seats": [0, 1], "winners": [0]}) == "1-0"
-    assert outcome_key({"seats": [1, 0, 1, 1], "winners": [0, 2]}) == "0-2"  # two opponent seats (a team)
-    assert outcome_key({"seats": [0, 1], "winners": [0, 1]}) == "1-1"  # a tie
-    assert outcome_key({"seats": [0, 1], "winners": [], "truncated": True}) == "none"
-
-
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_shipped_ladders_are_complete_and_refit_to_their_ratings(env_id):
     ladder = load_ladder(env_id)
     assert ladder["num_players"] == game_class(env_id)().num_players  # the default player count
-    plan = LadderPlan(**{**ladder["plan"], "ismcts": tuple(ladder["plan"]["ismcts"]),
-                         "flatmc": tuple(ladder["plan"]["flatmc"])})  # fmt: skip
+    plan = LadderPlan.from_json(ladder["plan"])
     assert list(ladder["entries"]) == list(entries_of(env_id, plan))
-    kinds = [label.partition(":")[0] for label in ladder["entries"]]
-    assert kinds.count("ismcts") == 2 and kinds.count("flatmc") == 2
+    assert [(m["focal"], m["games"], m["seed"]) for m in ladder["matches"]] == [
+        (focal, games, plan.seed + k) for k, (focal, games) in enumerate(schedule_of(env_id, plan))
+    ]
+    kinds = [entry["kind"] for entry in ladder["entries"].values()]
+    assert set(kinds) <= set(KINDS) and kinds.count("search") == 4
+    assert ladder["references"] == list(plan.references) == ["random", "heuristic"]
     assert {"random", "heuristic", "shipped"} <= set(ladder["entries"])
     assert ladder["entries"]["heuristic"]["rating"] == ANCHOR_RATING
     for entry in ladder["entries"].values():
         low, high = entry["ci95"]
         assert low <= entry["rating"] <= high and entry["games"] > 0 and entry["seeds"]
-    refit = fit_ladder(list(ladder["entries"]), ladder["matches"], ladder["num_players"], seed=plan.seed)
-    assert {k: v["rating"] for k, v in refit.items()} == {k: v["rating"] for k, v in ladder["entries"].items()}
+    refit = fit_ladder(list(ladder["entries"]), ladder["matches"], ladder["num_players"], seed=plan.seed,
+                       references=ladder["references"])  # fmt: skip
+    assert refit == {k: {"rating": v["rating"], "ci95": v["ci95"]} for k, v in ladder["entries"].items()}
     assert ladder["entries"]["random"]["rating"] < ANCHOR_RATING
 
 
@@ -136,7 +134,7 @@ def test_rating_the_heuristic_afresh_lands_on_its_entry(capsys):
     assert report["ladder_entry"] == "heuristic" and report["ladder_rating"] == ANCHOR_RATING
     low, high = report["ci95"]
     assert low <= ANCHOR_RATING <= high and low <= report["rating"] <= high and high - low < 250
-    assert report["games"] == 150 and set(report["references"]) == {"random", "heuristic", "shipped"}
+    assert report["games"] == 150 and set(report["references"]) == {"random", "heuristic"} and report["ladder_tables"]
 
 
 def test_the_same_seed_gives_the_same_figure():
@@ -171,27 +169,3 @@ def test_rate_usage_errors(capsys, extra, message):
 
 def test_ladder_path_is_beside_the_shipped_model():
     assert ladder_path(DMD).parent == shipped_model(DMD).parent
-
-
-def test_replay_shipped_replays_only_its_matches_and_refits(monkeypatch, tmp_path):
-    import training.evaluation.ladder as ladder_module
-
-    target = tmp_path / "ladder.json"
-    target.write_text(ladder_path(DMD).read_text())
-    monkeypatch.setattr(ladder_module, "ladder_path", lambda env_id: target)
-    played = []
-
-    def fake_match(env_id, num_players, focal, opponent, games, seed, workers=1, progress=False):
-        played.append((focal[0], opponent[0], seed))
-        return {"focal": focal[0], "opponent": opponent[0], "games": games, "seed": seed,
-                "outcomes": {"1-0": games}, "focal_win_rate": 1.0, "wall_seconds": 0.0, "cpu_seconds": 0.0}  # fmt: skip
-
-    monkeypatch.setattr(ladder_module, "play_match", fake_match)
-    old = load_ladder(DMD)
-    rebuilt = ladder_module.build_ladder(DMD, replay=["shipped"], say=lambda text: None)
-    assert played == [("shipped", "random", 1), ("shipped", "heuristic", 2)]  # the plan's seeds
-    assert rebuilt["entries"]["shipped"]["rating"] > old["entries"]["shipped"]["rating"] + 200  # it won every game
-    untouched = [m for m in old["matches"] if "shipped" not in (m["focal"], m["opponent"])]
-    assert [m for m in rebuilt["matches"] if "shipped" not in (m["focal"], m["opponent"])] == untouched
-    refit = ladder_module.build_ladder(DMD, refit_only=True, say=lambda text: None)
-    assert not played[2:] and refit["entries"] == old["entries"]  # --refit plays nothing

@@ -5,17 +5,22 @@
 
 The policy (a checkpoint ``.zip``, an RLlib checkpoint directory, a bot spec such as ``heuristic``
 or ``ismcts:iterations=50``, or ``module:callable`` naming a Policy object, a class made with no
-arguments, or a function ``f(observation, action_mask, rng) -> int``) plays one seat against
-``n − 1`` copies of each reference entry of the shipped ladder (``checkpoints/<env_id>/ladder.json``,
-see ``training.evaluation.ladder``; by default ``random``, ``heuristic`` and ``shipped``), seats rotated, on
-the same seeded deals for every reference. The references keep their ladder ratings; the policy's
-rating is fitted by the ladder's model and its 95% interval bootstrapped over the games played
-here (the ladder's own uncertainty is not added). The same ``--seed`` gives the same figure.
+arguments, or a function ``f(observation, action_mask, rng) -> int``) plays one seat of every table,
+and every other seat is a reference of the shipped ladder (``checkpoints/<env_id>/ladder.json``,
+see ``training.evaluation.ladder``; ``random`` and ``heuristic``) drawn at random: the tables on
+which the ladder rated its own entries, played by the same function. The references keep their
+ladder ratings; the policy's rating is fitted by the ladder's model and its 95% interval
+bootstrapped over the games played here (the ladder's own uncertainty is not added). The same
+``--seed`` gives the same figure. ``--references`` draws the other seats from fewer entries (or, on
+a version-1 ladder, from more): other tables, whose rating may differ from the ladder's by the
+model's misfit.
 
-Output: a line ``rating R [low, high] ...`` and a table per reference, or with ``--json`` one JSON
-line with ``env_id``, ``policy``, ``rating``, ``ci95``, ``games``, ``seed``, ``references``
-(per reference: its ladder rating, games, the policy's win rate and the outcome counts) and, when
-the policy is itself a ladder entry, ``ladder_entry``, ``ladder_rating`` and ``ladder_ci95``.
+Output: a line ``rating R [low, high] ...`` and a row per composition of the other seats (games,
+the policy's win rate, the model's expectation), or with ``--json`` one JSON line with ``env_id``,
+``policy``, ``rating``, ``ci95``, ``games``, ``seed``, ``references`` (their ladder ratings),
+``ladder_tables`` (whether these were the ladder's own tables), ``win_rate``, ``tables`` (per
+composition: ``field``, ``games``, ``win_rate``, ``model``), ``outcomes`` and, when the policy is
+itself a ladder entry, ``ladder_entry``, ``ladder_rating`` and ``ladder_ci95``.
 Bad input prints ``error: ...`` and exits with code 2 before any game is played.
 """
 
@@ -23,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,15 +37,14 @@ from ..inputs import EXIT_USAGE, InputError, policy_label, policy_parser
 from .ladder import (
     entry_checkpoint,
     file_sha256,
+    ladder_references,
     load_ladder,
-    outcome_counts,
     place,
-    resolve_entry_spec,
+    play_match,
     shipped_model,
+    table_fit,
 )
-from .tournament import prepare_tournament, run_prepared
 
-DEFAULT_REFERENCES = ("random", "heuristic", "shipped")
 DEFAULT_GAMES = 600
 CANDIDATE = "candidate"
 
@@ -70,52 +73,38 @@ def rate_policy(
     ladder: str | Path | None = None,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """Play ``spec`` against the ladder's references and return its rating (see the module docstring).
+    """Play ``spec`` at the ladder's tables and return its rating (see the module docstring).
 
-    ``games`` is the total, shared equally by the references (each a multiple of the player count).
+    ``games`` is rounded up to a multiple of the player count.
     """
     data = load_ladder(env_id, ladder)
     n = data["num_players"]
-    references = list(references or [r for r in DEFAULT_REFERENCES if r in data["entries"]])
+    own = ladder_references(data)
+    references = list(references or own)
     unknown = [r for r in references if r not in data["entries"]]
     if unknown:
         raise InputError(f"unknown references {unknown}; the {env_id} ladder has: {', '.join(data['entries'])}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InputError(f"games must be a positive integer; got {games!r}")
-    per_reference = max(1, math.ceil(games / len(references) / n)) * n
     if not isinstance(spec, (str, Path)):
         workers = 1  # an object need not survive the trip to a worker process; a spec text is resolved there
-    tournaments = [
-        prepare_tournament(
-            env_id, n, {CANDIDATE: spec, ref: resolve_entry_spec(data["entries"][ref]["spec"])}, per_reference, seed,
-            workers, keep_games=True, progress=progress,
-        )
-        for ref in references
-    ]  # fmt: skip
-    results = run_prepared(tournaments)
-    matches = [
-        {"focal": CANDIDATE, "opponent": ref, "outcomes": outcome_counts(result["game_records"])}
-        for ref, result in zip(references, results, strict=True)
-    ]
+    specs = {ref: data["entries"][ref]["spec"] for ref in references}
+    match = play_match(env_id, n, (CANDIDATE, spec), specs, games, seed, workers, progress)
     fixed = {ref: data["entries"][ref]["rating"] for ref in references}
-    placed = place(fixed, matches, n, seed=seed, label=CANDIDATE)
+    placed = place(fixed, [match], n, seed=seed, label=CANDIDATE)
     report: dict[str, Any] = {
         "env_id": env_id,
         "num_players": n,
         "policy": policy_label(spec),
         "rating": placed["rating"],
         "ci95": placed["ci95"],
-        "games": per_reference * len(references),
+        "games": match["games"],
         "seed": seed,
-        "references": {
-            ref: {
-                "rating": fixed[ref],
-                "games": result["games"],
-                "win_rate": result["standings"][CANDIDATE]["win_rate"],
-                "outcomes": match["outcomes"],
-            }
-            for ref, result, match in zip(references, results, matches, strict=True)
-        },
+        "references": {ref: {"rating": fixed[ref]} for ref in references},
+        "ladder_tables": bool(data.get("references")) and references == own,
+        "win_rate": match["focal_win_rate"],
+        "tables": table_fit(match, CANDIDATE, {CANDIDATE: placed["rating"], **fixed}, n),
+        "outcomes": match["outcomes"],
     }
     entry = ladder_entry_of(spec, data)
     if entry is not None:
@@ -147,9 +136,13 @@ def rating_text(report: dict[str, Any]) -> str:
     if "ladder_rating" in report:
         ll, lh = report["ladder_ci95"]
         lines.append(f"ladder entry {report['ladder_entry']!r}: {report['ladder_rating']:.0f} [{ll:.0f}, {lh:.0f}]")
-    lines += ["", "| reference | ladder rating | games | win rate | outcomes |", "|---|---|---|---|---|"]
-    for ref, row in report["references"].items():
-        lines.append(f"| `{ref}` | {row['rating']:.0f} | {row['games']} | {row['win_rate']:.3f} | {row['outcomes']} |")
+    references = ", ".join(f"{ref} {row['rating']:.0f}" for ref, row in report["references"].items())
+    where = "the ladder's tables" if report["ladder_tables"] else "not the ladder's tables"
+    lines.append(f"one seat against references drawn at random ({references}): {where}")
+    lines += ["", "| other seats | games | win rate | model |", "|---|---|---|---|"]
+    for row in report["tables"]:
+        rate, model = (f"{row[k]:.3f}" if row[k] is not None else "-" for k in ("win_rate", "model"))
+        lines.append(f"| {row['field']} | {row['games']} | {rate} | {model} |")
     return "\n".join(lines) + "\n"
 
 
@@ -165,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="ENTRY",
-        help="ladder entries to play (default: random heuristic shipped)",
+        help="draw the other seats from these entries (default: the ladder's references, its own tables)",
     )
     parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--ladder", default=None, metavar="PATH", help="a ladder file (default: the shipped one)")

@@ -12,6 +12,8 @@ Seating. Policy ``i`` of ``P`` policies at ``n`` seats:
   places with the others in turn (``[A, B, B, B]`` for A vs 3 B; ``[A, B, C, D]`` for four
   policies); successive blocks of ``n`` games use the distinct orders of the filled places;
 - ``P > n``: the lineups are all ``n``-subsets of the policies;
+- or given lineups (``lineups=``, one per block of ``n`` games, cycled): the reference ladders' tables
+  (:mod:`training.evaluation.ladder`) fill the seats this way;
 - within a block, game ``g`` rotates the lineup by ``g mod n`` seats, so every policy plays
   every seat equally often (exactly so whenever ``games`` is a multiple of ``n``, or of
   ``n × C(P, n)`` when ``P > n``; the result says whether the seating was ``balanced``).
@@ -58,9 +60,11 @@ def lineups(num_policies: int, num_players: int) -> list[tuple[int, ...]]:
     return [(0, *order) for order in sorted(set(itertools.permutations(fill)))]
 
 
-def seating(game_index: int, num_policies: int, num_players: int) -> tuple[int, ...]:
-    """Policy index per seat for game ``game_index``."""
-    cycle = lineups(num_policies, num_players)
+def seating(
+    game_index: int, num_policies: int, num_players: int, cycle: Sequence[tuple[int, ...]] | None = None
+) -> tuple[int, ...]:
+    """Policy index per seat for game ``game_index`` (``cycle``: the lineups, by default :func:`lineups`)."""
+    cycle = cycle or lineups(num_policies, num_players)
     lineup = cycle[(game_index // num_players) % len(cycle)]
     shift = game_index % num_players
     return tuple(lineup[(seat - shift) % num_players] for seat in range(num_players))
@@ -183,6 +187,7 @@ class Tournament:
     keep_games: bool = False
     progress: bool = False
     replays: str | None = None  # a folder: one replay file per game
+    lineups: list[tuple[int, ...]] | None = None  # one per block of num_players games (default: lineups())
 
     @property
     def env_id(self) -> str:
@@ -193,7 +198,8 @@ class Tournament:
         return self.game.num_players
 
     def schedule(self) -> list[tuple[int, tuple[int, ...]]]:
-        return [(g, seating(g, len(self.policies), self.num_players)) for g in range(self.games)]
+        cycle = self.lineups or lineups(len(self.policies), self.num_players)
+        return [(g, seating(g, len(self.policies), self.num_players, cycle)) for g in range(self.games)]
 
     def run(self) -> dict:
         """Play every game and return the result dict (see :func:`summarize`)."""
@@ -264,6 +270,7 @@ def prepare_tournament(
     keep_games: bool = False,
     progress: bool = False,
     replays: str | Path | None = None,
+    lineups: Sequence[Sequence[int]] | None = None,
 ) -> Tournament:
     """Validate a tournament's inputs and load its policies (see :func:`run_tournament`)."""
     options = dict(options or {})
@@ -281,6 +288,10 @@ def prepare_tournament(
         raise InputError(f"seed must be a non-negative integer; got {seed!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError(f"workers must be a positive integer; got {workers!r}")
+    if lineups is not None:
+        lineups = [tuple(int(p) for p in lineup) for lineup in lineups]
+        if not lineups or any(len(x) != game.num_players or not set(x) <= set(range(len(specs))) for x in lineups):
+            raise InputError(f"lineups must be {game.num_players} policy indices below {len(specs)} each")
     for spec in specs:  # every spec, cheaply, before loading any checkpoint
         check_policy_spec(spec, game)
     if replays is not None:  # before any game: replays that cannot be written are lost
@@ -300,6 +311,7 @@ def prepare_tournament(
         keep_games=keep_games,
         progress=progress,
         replays=None if replays is None else str(replays),
+        lineups=lineups,
     )
 
 
@@ -314,6 +326,7 @@ def run_tournament(
     keep_games: bool = False,
     progress: bool = False,
     replays: str | Path | None = None,
+    lineups: Sequence[Sequence[int]] | None = None,
 ) -> dict:
     """Play ``games`` seat-rotated games between ``policies`` and return the result dict.
 
@@ -323,9 +336,11 @@ def run_tournament(
     plays in spawned processes (the specs must then be picklable; strings always are, and each process
     resolves them itself); the result does not depend on it.
     ``replays``: a folder that receives one replay file per game (see the module docstring).
+    ``lineups``: the policy index of each seat, one lineup per block of ``num_players`` games (rotated within
+    the block, cycled), instead of the default seating.
     """
     return prepare_tournament(
-        env_id, num_players, policies, games, seed, workers, options, keep_games, progress, replays
+        env_id, num_players, policies, games, seed, workers, options, keep_games, progress, replays, lineups
     ).run()
 
 
