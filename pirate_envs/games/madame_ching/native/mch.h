@@ -171,6 +171,7 @@ typedef struct {
     int64_t round;
     uint64_t hands[4];     /* bit c: card c in the hand */
     uint64_t known_any[4]; /* per knower: the cards in any of its known lists (each card is in at most one) */
+    uint64_t known_set[4][4]; /* per knower and holder: the cards of known[knower][holder] (derived, as known_any) */
     uint32_t board, set_aside; /* bit t: tile t */
     int8_t end_triggered, over, revealed, enc_played, give_open, move_return; /* move_return 1: "night" */
     int8_t nav_deck[MCH_CARDS], nav_deck_n;
@@ -200,7 +201,13 @@ typedef struct {
 
 #define BIT(c) (1ULL << (c))
 
-static inline int mch_popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* SWAR popcount: inline on every x86-64 (__builtin_popcountll is a libgcc call without -mpopcnt). */
+static inline int mch_popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
 static inline int mch_ctz(uint64_t x) { return __builtin_ctzll(x); }
 
 static inline int mch_active_seat(const MchRules *r, const MchState *s) { return mch_boat_owner(r, s->active_boat); }

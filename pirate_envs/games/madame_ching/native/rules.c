@@ -47,12 +47,26 @@ static int draw_nav(MchState *s) {
 
 /* ---- MCH-917: known cards ------------------------------------------------------------------------------------ */
 
+/* Remove ``card`` from known[knower][q], where known_set says it is. */
+static void drop_known(MchState *s, int knower, int q, int card) {
+    int8_t *items = s->known[knower][q];
+    int n = s->known_n[knower][q], i = 0;
+    while (items[i] != card) i++;
+    for (; i < n - 1; i++) items[i] = items[i + 1];
+    s->known_n[knower][q] = (int8_t)(n - 1);
+    s->known_set[knower][q] &= ~BIT(card);
+}
+
 /* Drop ``card`` from knower's lists (it is in at most one). */
 static void unknow(MchState *s, int knower, int card) {
     if (!(s->known_any[knower] & BIT(card))) return;
     s->known_any[knower] &= ~BIT(card);
-    for (int q = 0; q < 4; q++)
-        if (remove_item(s->known[knower][q], &s->known_n[knower][q], card)) return;
+    for (int q = 0; q < 4; q++) {
+        if (s->known_set[knower][q] & BIT(card)) {
+            drop_known(s, knower, q, card);
+            return;
+        }
+    }
 }
 
 /* A played or placed card leaves every 'known' list. */
@@ -63,15 +77,16 @@ static void forget(MchState *s, int n, int card) {
 /* ``knower`` now knows ``card`` is in ``holder``'s hand (and nowhere else). */
 static void learn(MchState *s, int knower, int holder, int card) {
     if (s->known_any[knower] & BIT(card)) {
+        if (s->known_set[knower][holder] & BIT(card)) return; /* already in holder's list */
         for (int q = 0; q < 4; q++) {
-            if (q != holder && remove_item(s->known[knower][q], &s->known_n[knower][q], card)) {
-                s->known_any[knower] &= ~BIT(card);
+            if (s->known_set[knower][q] & BIT(card)) {
+                drop_known(s, knower, q, card);
                 break;
             }
         }
-        if (s->known_any[knower] & BIT(card)) return; /* already in holder's list */
     }
     s->known[knower][holder][s->known_n[knower][holder]++] = (int8_t)card;
+    s->known_set[knower][holder] |= BIT(card);
     s->known_any[knower] |= BIT(card);
 }
 
@@ -365,6 +380,20 @@ static int playable(const MchRules *r, const MchState *s, int seat, int kind) {
     }
 }
 
+/* A bit per byte of enc_hands[seat][2..9] that is not zero (bit 8*i+7: kind 2+i), kind 2 left out: the kinds
+ * THIEF..MADAME_CHING seat holds, ascending through the set bits (counts are 0..5, so no byte carries). */
+static inline uint64_t held_action_kinds(const MchState *s, int seat) {
+    uint64_t held;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    held = 0;
+    for (int i = 0; i < 8; i++) held |= (uint64_t)(uint8_t)s->enc_hands[seat][MCH_ENC_KINDS - 8 + i] << (8 * i);
+#else
+    memcpy(&held, &s->enc_hands[seat][MCH_ENC_KINDS - 8], 8); /* little-endian: byte i is kind 2+i */
+#endif
+    return ((held + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) & ~(uint64_t)0xFF;
+}
+#define HELD_KIND(bits) (MCH_ENC_KINDS - 8 + (mch_ctz(bits) >> 3))
+
 static int can_combat(const MchRules *r, const MchState *s, int seat) {
     if (!has_skill(s, seat, COMBAT)) return 0;
     for (int q = 0; q < r->n; q++)
@@ -393,8 +422,10 @@ static int legal(const MchRules *r, const MchState *s, int32_t *out) {
     switch (phase) {
     case PH_ACTION:
         if (!s->enc_played)
-            for (int kind = THIEF; kind <= MADAME_CHING; kind++)
+            for (uint64_t held = held_action_kinds(s, seat); held; held &= held - 1) {
+                int kind = HELD_KIND(held);
                 if (playable(r, s, seat, kind)) out[k++] = A_PLAY_ENC + kind;
+            }
         if (can_combat(r, s, seat)) out[k++] = A_USE_COMBAT;
         out[k++] = A_PASS;
         return k;
@@ -616,18 +647,14 @@ static int forced_action(const MchRules *r, const MchState *s) {
     case PH_ACTION: { /* PASS, alone unless a card or Combat can be played */
         int seat = mch_active_seat(r, s);
         if (!s->enc_played)
-            for (int kind = THIEF; kind <= MADAME_CHING; kind++)
-                if (playable(r, s, seat, kind)) return -1;
+            for (uint64_t held = held_action_kinds(s, seat); held; held &= held - 1)
+                if (playable(r, s, seat, HELD_KIND(held))) return -1;
         return can_combat(r, s, seat) ? -1 : A_PASS;
     }
-    case PH_TAKE: {
-        int slot = -1;
-        for (int i = 0; i < 4; i++) {
-            if (!s->display[i]) continue;
-            if (slot >= 0) return -1;
-            slot = i;
-        }
-        return A_SLOT + slot; /* TAKE is asked only with a card on display */
+    case PH_TAKE: { /* TAKE is asked only with a card on display: the slot when it is the only one */
+        unsigned full = (unsigned)(s->display[0] != 0) | (unsigned)(s->display[1] != 0) << 1 |
+                        (unsigned)(s->display[2] != 0) << 2 | (unsigned)(s->display[3] != 0) << 3;
+        return full & (full - 1) ? -1 : A_SLOT + __builtin_ctz(full);
     }
     case PH_ENC_GIFT:
     case PH_WEATHER:
@@ -969,6 +996,7 @@ void mch_init(const NeConfig *cfg, void *vst) {
     s->hk_owner = -1;
     memset(s->known_n, 0, sizeof s->known_n);
     memset(s->known_any, 0, sizeof s->known_any);
+    memset(s->known_set, 0, sizeof s->known_set);
     s->round = 0;
     s->end_triggered = 0;
     s->over = 0;
@@ -1073,9 +1101,7 @@ void mch_resample_hidden(const NeConfig *cfg, void *vst, int seat, SplitMix *sou
     uint64_t kept[4] = {0};
     for (int q = 0; q < n; q++) {
         if (q == seat) continue;
-        uint64_t known = 0;
-        for (int i = 0; i < s->known_n[seat][q]; i++) known |= BIT(s->known[seat][q][i]);
-        known &= pool_set;
+        uint64_t known = s->known_set[seat][q] & pool_set;
         int room = mch_popcount(s->hands[q]);
         while (mch_popcount(known) > room) known &= ~BIT(63 - __builtin_clzll(known)); /* sorted(...)[:len] */
         kept[q] = known;

@@ -336,7 +336,7 @@ static int coherent(const NeConfig *cfg, const MchRules *r, MchState *s, const c
     }
     /* known cards (MCH-917): each card at most once per knower, never in the knower's own list */
     for (int a = 0; a < n; a++) {
-        uint64_t cards = 0;
+        uint64_t cards = 0, prior = 0;
         if (s->known_n[a][a]) FAIL("known: a seat's list of its own hand");
         for (int q = 0; q < n; q++) {
             for (int i = 0; i < s->known_n[a][q]; i++) {
@@ -344,7 +344,10 @@ static int coherent(const NeConfig *cfg, const MchRules *r, MchState *s, const c
                 if (cards & bit) FAIL("known: a card twice in one seat's lists");
                 cards |= bit;
             }
+            s->known_set[a][q] = cards & ~prior;
+            prior = cards;
         }
+        for (int q = n; q < 4; q++) s->known_set[a][q] = 0;
         s->known_any[a] = cards;
     }
     /* the reveal: order is the boats with a shown card, highest card first */
