@@ -43,21 +43,23 @@ static const double *doubles(PyObject *spec, int at, Py_ssize_t count) {
 
 static int read_spec(Pb *b, PyObject *spec) {
     if (twin_spec_ints(spec, P_COUNT, P_INTS, b->sp, WHO) < 0) return -1;
-    if (potsm_rules(PyTuple_GET_ITEM(spec, P_RULES), &b->rules, WHO) < 0) return -1;
+    if (potsm_rules(PyTuple_GET_ITEM(spec, P_RULES), &b->own_rules, WHO) < 0) return -1;
+    b->rules = &b->own_rules;
     b->n = b->sp[P_N];
     if (b->n < 2 || b->n > MAX_PLAYERS || b->sp[P_NUM_ACTIONS] > MAX_ACTIONS) return pb_error("a game size it was not built for");
     if (!potsm_bot_fields_inside(b->sp, b->n)) return pb_error("a spec whose fields reach outside the observation");
-    if (!potsm_blocks_as_expected(b->rules.sp)) return pb_error("a rules spec whose action blocks it does not read");
+    if (!potsm_blocks_as_expected(b->rules->sp)) return pb_error("a rules spec whose action blocks it does not read");
     if ((b->q = doubles(spec, P_PARAMS, Q_COUNT)) == NULL) return -1;
     if ((b->tables = doubles(spec, P_TABLES, TABLES_SIZE)) == NULL) return -1;
     b->counts = b->tables + PS_TYPES * TSET + TSET;
     b->keep = b->counts + PS_TYPES;
     PyObject *mt = PyTuple_GET_ITEM(spec, P_MOVE_TYPE);
-    if (!PyBytes_Check(mt) || PyBytes_GET_SIZE(mt) != b->rules.sp[R_FOG]) {
+    if (!PyBytes_Check(mt) || PyBytes_GET_SIZE(mt) != b->rules->sp[R_FOG]) {
         PyErr_SetString(PyExc_TypeError, WHO ": the move types must be bytes, one per move action");
         return -1;
     }
     b->move_type = (const unsigned char *)PyBytes_AS_STRING(mt);
+    b->mixes = NULL; /* the spec's parameters may be any: prepare mixes for each decision */
     return 0;
 }
 

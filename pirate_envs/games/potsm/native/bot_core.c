@@ -1,5 +1,6 @@
 /* The heuristic bot's scores in plain C (bot_core.h): HeuristicPolicy._scores and its parts. */
 #include <patchlevel.h> /* PY_VERSION_HEX only: which ``sum`` the Python bot's floats come from */
+#include <stdint.h>
 
 #include "games/potsm/native/bot_core.h"
 #include "games/potsm/native/layout.h"
@@ -50,7 +51,7 @@ static int keep_value(const Pb *b, long t, double *out) {
     if (t >= 4 && t <= 9) {
         long nation = t <= 6 ? t - 4 : t - 7, own = 0;
         for (int s = 0; s < PS_SHIPS; s++)
-            if (b->rules.nation[s] == nation) own += b->mine[s];
+            if (b->rules->nation[s] == nation) own += b->mine[s];
         *out = t <= 6 ? 0.2 + 0.3 * (double)own : 0.5 - 0.25 * (double)own;
         return 0;
     }
@@ -82,13 +83,14 @@ static int read_line(Pb *b) {
     return b->card < 0 ? -1 : 0;
 }
 
-/* _ownership, _prior_weights and sinkhorn4 (``mine`` is read by all_scores first). */
-static void ownership(Pb *b) {
+/* The reading of the observation beyond the line (what _ownership, _ship_values and _potential read): the
+ * revealed pirates, the belief rows' facts and tallies, the claims, the adventures left; -1 on a deck size
+ * the C code does not read as Python does. */
+static int read_rest(Pb *b) {
     const float *o = b->o;
     const long *sp = b->sp, n = b->n;
-    const double *q = b->q;
-    double caps[4] = {(double)sp[P_UNUSED], 0.0, 0.0, 0.0};
-    for (long k = 1; k < n; k++) caps[k] = (double)sp[P_PIRATES_EACH];
+    b->caps[0] = (double)sp[P_UNUSED];
+    for (long k = 1; k < MAX_PLAYERS; k++) b->caps[k] = k < n ? (double)sp[P_PIRATES_EACH] : 0.0;
     for (int j = 0; j < PS_SHIPS; j++) {
         b->unrevealed[j] = 1;
         for (int k = 0; k < 4; k++) b->prob[j][k] = 0.0;
@@ -99,48 +101,92 @@ static void ownership(Pb *b) {
         b->unrevealed[j] = 0;
         if (k > 0) {
             b->prob[j][k] = 1.0;
-            caps[k] -= 1.0;
+            b->caps[k] -= 1.0;
         }
     }
-    int rows[PS_SHIPS], n_rows = 0;
-    double w[PS_SHIPS][4];
     for (int j = 0; j < PS_SHIPS; j++) {
         if (!b->unrevealed[j] || b->mine[j]) continue;
-        double *wj = w[n_rows];
-        rows[n_rows++] = j;
-        for (int k = 0; k < 4; k++) wj[k] = k < n ? 1.0 : 0.0;
         for (long k = 1; k < n; k++) {
-            if (o[sp[P_NOT_OWNER] + n * j + k] > 0.5f) {
-                wj[k] = 0.0;
-                continue;
-            }
-            long t = sp[P_MOVE_TALLY] + (k * 9 + j) * 3;
-            double e = q[Q_TALLY_FORWARD] * (double)o[t] - q[Q_TALLY_BACKWARD] * (double)o[t + 1] -
-                       q[Q_TALLY_SABOTAGE] * (double)o[t + 2] -
-                       q[Q_TALLY_ACCUSE] * (double)o[sp[P_ACCUSATION_TALLY] + k * 9 + j];
-            if (e != 0.0) wj[k] = exp(e < -4.0 ? -4.0 : e > 4.0 ? 4.0 : e);
+            b->not_owner[j][k] = o[sp[P_NOT_OWNER] + n * j + k] > 0.5f;
+            const long t = sp[P_MOVE_TALLY] + (k * 9 + j) * 3;
+            b->tally[j][k][0] = (double)o[t];
+            b->tally[j][k][1] = (double)o[t + 1];
+            b->tally[j][k][2] = (double)o[t + 2];
+            b->tally[j][k][3] = (double)o[sp[P_ACCUSATION_TALLY] + k * 9 + j];
         }
     }
-    if (n_rows == 0) return;
-    double c[4];
-    for (int k = 0; k < 4; k++) c[k] = caps[k] > 0.0 ? caps[k] : 0.0;
-    for (long it = 0; it < b->sp[P_SINKHORN]; it++) {
+    for (long k = 0; k < n; k++) b->claimed[k] = (double)o[sp[P_CLAIMED] + k];
+    const float deck_size = o[sp[P_DECK_SIZE]];
+    /* the float-to-int cast is only defined within int's range (potsm_act has refused NaN and infinities) */
+    if (!(fabsf(deck_size) < DECK_SIZE_BOUND)) return -1;
+    b->remaining = (int)deck_size;
+    b->next = -1;
+    if (sp[P_UPCOMING]) {
+        int upcoming = 0;
+        for (int slot = 0; slot < 3; slot++) {
+            for (int t = 0; t < PS_TYPES; t++) {
+                if (o[sp[P_UPCOMING_AT] + 24 * slot + t] == 1.0f) {
+                    if (upcoming++ == 0) b->next = t;
+                    break;
+                }
+            }
+        }
+        b->remaining += upcoming;
+    }
+    return 0;
+}
+
+/* sinkhorn4's iterations on the weights, column by column (wt[k][r]: offset k, row r) for the n live
+ * offsets; the callers pass n as a constant so that the loops over offsets unroll. */
+static inline void sinkhorn(double wt[4][PS_SHIPS], int n_rows, const double *c, long iterations, const int n) {
+    for (long it = 0; it < iterations; it++) {
         double s[4];
-        for (int k = 0; k < 4; k++) {
-            double column[PS_SHIPS] = {0.0};
-            for (int r = 0; r < n_rows; r++) column[r] = w[r][k];
-            double t = py_sum(column, n_rows);
+        for (int k = 0; k < n; k++) {
+            double t = py_sum(wt[k], n_rows);
             s[k] = t > 0.0 ? c[k] / t : 0.0;
         }
         for (int r = 0; r < n_rows; r++) {
             double a[4];
-            for (int k = 0; k < 4; k++) a[k] = w[r][k] * s[k];
-            double t = py_sum(a, 4);
-            for (int k = 0; k < 4; k++) w[r][k] = t > 0.0 ? a[k] / t : a[k];
+            for (int k = 0; k < n; k++) a[k] = wt[k][r] * s[k];
+            double t = py_sum(a, n);
+            for (int k = 0; k < n; k++) wt[k][r] = t > 0.0 ? a[k] / t : a[k];
         }
     }
+}
+
+/* _ownership, _prior_weights and sinkhorn4 from the reading (``mine`` is read by all_scores first). Offsets
+ * k >= n have no cap and no weight: their column stays 0.0 and adds exactly nothing to a row's sum (it comes
+ * last, and a sum of non-negative weights is never -0.0), so only the n live columns are computed. */
+static void ownership(Pb *b) {
+    const long n = b->n;
+    const double *q = b->q;
+    int rows[PS_SHIPS], n_rows = 0;
+    double wt[4][PS_SHIPS];
+    for (int j = 0; j < PS_SHIPS; j++) {
+        if (!b->unrevealed[j] || b->mine[j]) continue;
+        const int r = n_rows++;
+        rows[r] = j;
+        for (int k = 0; k < 4; k++) wt[k][r] = k < n ? 1.0 : 0.0;
+        for (long k = 1; k < n; k++) {
+            if (b->not_owner[j][k]) {
+                wt[k][r] = 0.0;
+                continue;
+            }
+            const double *t = b->tally[j][k];
+            double e = q[Q_TALLY_FORWARD] * t[0] - q[Q_TALLY_BACKWARD] * t[1] - q[Q_TALLY_SABOTAGE] * t[2] -
+                       q[Q_TALLY_ACCUSE] * t[3];
+            if (e != 0.0) wt[k][r] = exp(e < -4.0 ? -4.0 : e > 4.0 ? 4.0 : e);
+        }
+    }
+    if (n_rows == 0) return;
+    double c[4];
+    for (int k = 0; k < 4; k++) c[k] = b->caps[k] > 0.0 ? b->caps[k] : 0.0;
+    const long iterations = b->sp[P_SINKHORN];
+    if (n == 2) sinkhorn(wt, n_rows, c, iterations, 2);
+    else if (n == 3) sinkhorn(wt, n_rows, c, iterations, 3);
+    else sinkhorn(wt, n_rows, c, iterations, 4);
     for (int r = 0; r < n_rows; r++)
-        for (int k = 0; k < 4; k++) b->prob[rows[r]][k] = w[r][k];
+        for (int k = 0; k < 4; k++) b->prob[rows[r]][k] = wt[k][r];
 }
 
 /* _ship_values: +1 for an own ship, minus the weighted chance that an opponent owns it otherwise. */
@@ -150,7 +196,7 @@ static void ship_values(Pb *b) {
     for (long k = 0; k < MAX_PLAYERS; k++) b->weight[k] = k < n ? ow : 0.0;
     if (lw > 0.0) {
         double estimate[MAX_PLAYERS];
-        for (long k = 0; k < n; k++) estimate[k] = (double)b->o[b->sp[P_CLAIMED] + k];
+        for (long k = 0; k < n; k++) estimate[k] = b->claimed[k];
         for (int j = 0; j < PS_SHIPS; j++) {
             if (b->mine[j] || !(b->fame[j] > 0.0)) continue;
             for (long k = 1; k < n; k++) estimate[k] += b->prob[j][k] * b->fame[j];
@@ -166,43 +212,39 @@ static void ship_values(Pb *b) {
     }
 }
 
-/* _potential then _prepare: the per-decision lookup tables of the line's potential. */
-static int prepare(Pb *b) {
-    const float *o = b->o;
-    const double *q = b->q;
-    const float deck_size = o[b->sp[P_DECK_SIZE]];
-    /* the float-to-int cast is only defined within int's range (potsm_act has refused NaN and infinities) */
-    if (!(fabsf(deck_size) < DECK_SIZE_BOUND)) return -1;
-    b->remaining = (int)deck_size;
-    int next = -1, upcoming = 0;
-    if (b->sp[P_UPCOMING]) {
-        for (int slot = 0; slot < 3; slot++) {
-            for (int t = 0; t < PS_TYPES; t++) {
-                if (o[b->sp[P_UPCOMING_AT] + 24 * slot + t] == 1.0f) {
-                    if (upcoming++ == 0) next = t;
-                    break;
-                }
-            }
-        }
-        b->remaining += upcoming;
+/* _mix([(next, next_weight)] + [(t, deck_share * count_t) ...]): the potential tables of the next adventure
+ * and the deck's share of the horizon, added type by type. */
+static void next_mix(const double *q, const double *tables, const double *counts, long num_cards, int next,
+                     double horizon, double *mix) {
+    for (int i = 0; i < TSET; i++) mix[i] = 0.0;
+    double deck_share = horizon / (double)num_cards;
+    for (int m = -1; m < PS_TYPES; m++) {
+        int t = m < 0 ? next : m;
+        double w = m < 0 ? q[Q_NEXT] : deck_share * counts[t];
+        if (w == 0.0) continue;
+        const double *src = tables + t * TSET;
+        for (int i = 0; i < TSET; i++) mix[i] += w * src[i];
     }
+}
+
+/* _potential then _prepare: the per-decision lookup tables of the line's potential. */
+static void prepare(Pb *b) {
+    const double *q = b->q;
+    const int next = b->next;
     double horizon = (double)b->remaining < q[Q_HORIZON] ? (double)b->remaining : q[Q_HORIZON];
     double mix[TSET], scale;
     const double *tab;
     if (next < 0) {
         tab = b->tables + PS_TYPES * TSET; /* DECK_MIX */
         scale = horizon;
-    } else { /* _mix([(next, next_weight)] + [(t, deck_share * count_t) ...]) */
-        for (int i = 0; i < TSET; i++) mix[i] = 0.0;
-        double deck_share = horizon / (double)b->sp[P_NUM_CARDS];
-        for (int m = -1; m < PS_TYPES; m++) {
-            int t = m < 0 ? next : m;
-            double w = m < 0 ? q[Q_NEXT] : deck_share * b->counts[t];
-            if (w == 0.0) continue;
-            const double *src = b->tables + t * TSET;
-            for (int i = 0; i < TSET; i++) mix[i] += w * src[i];
+    } else {
+        const PbMixes *m = b->mixes;
+        if (m != NULL && horizon == m->horizon[0]) tab = m->mix[next][0];
+        else if (m != NULL && horizon == m->horizon[1]) tab = m->mix[next][1];
+        else {
+            next_mix(q, b->tables, b->counts, b->sp[P_NUM_CARDS], next, horizon, mix);
+            tab = mix;
         }
-        tab = mix;
         scale = 1.0;
     }
     const double *values = b->values;
@@ -215,7 +257,7 @@ static int prepare(Pb *b) {
             b->wreck[s] = 0.0;
         }
         b->n_losses = 0;
-        return 0;
+        return;
     }
     const double cost = q[Q_DAMAGE_COST];
     double by_nation[3][PS_SHIPS], front[PS_SHIPS], back[PS_SHIPS];
@@ -225,8 +267,10 @@ static int prepare(Pb *b) {
         front[r] = scale * (tab[T_GR + r] - cost * tab[T_DF + r]);
         back[r] = -scale * cost * tab[T_DB + r];
     }
-    for (int last = 0; last < PS_SHIPS; last++)
+    for (int last = 0; last < PS_SHIPS; last++) {
         for (int r = 0; r <= last; r++) b->edge[last][r] = front[r] + back[last - r];
+        for (int r = last + 1; r < PS_SHIPS; r++) b->edge[last][r] = 0.0; /* read by line_score's unused term */
+    }
     b->n_losses = 0;
     for (int p = 0; p < PS_SHIPS; p++) {
         if (tab[T_LP + p] != 0.0) {
@@ -237,10 +281,21 @@ static int prepare(Pb *b) {
     const double wreck_unit = -scale * cost;
     for (int s = 0; s < PS_SHIPS; s++) {
         const double v = values[s] * scale;
-        for (int p = 0; p < PS_SHIPS; p++) b->place[s][p] = v * by_nation[b->rules.nation[s]][p];
+        for (int p = 0; p < PS_SHIPS; p++) b->place[s][p] = v * by_nation[b->rules->nation[s]][p];
         b->wreck[s] = wreck_unit * values[s];
     }
-    return 0;
+}
+
+/* yes ? a : b by bits, without a branch. */
+static inline double pick(int yes, double a, double b) {
+    uint64_t ua, ub;
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    const uint64_t mask = (uint64_t)0 - (uint64_t)(yes != 0);
+    const uint64_t u = (ua & mask) | (ub & ~mask);
+    double out;
+    memcpy(&out, &u, sizeof out);
+    return out;
 }
 
 /* _line_scorer's score, with keep = 1 or with Fog's ``keep`` != 1: the adventure's fame on the
@@ -248,7 +303,7 @@ static int prepare(Pb *b) {
 static double line_score(const Pb *b, const int *line, const int *damaged, double keep) {
     double delta[PS_SHIPS];
     int after[PS_SHIPS];
-    int has = potsm_resolve(&b->rules, b->card, line, damaged, b->fame, b->unrevealed, delta, after);
+    int has = potsm_resolve(b->rules, b->card, line, damaged, b->fame, b->unrevealed, delta, after);
     double total = 0.0;
     if (has || keep != 1.0) {
         double terms[PS_SHIPS];
@@ -265,27 +320,36 @@ static double line_score(const Pb *b, const int *line, const int *damaged, doubl
     for (int s = 0; s < PS_SHIPS; s++) hit += d[s];
     const double *edges = b->edge[hit > 8 ? 8 : 8 - hit]; /* Python's edge[-1] when all nine are damaged */
     int rank = 0;
+    /* The terms are picked without a branch on the damage (which the line makes unpredictable); the sum
+     * adds the same terms in the same order. */
     for (int p = 0; p < PS_SHIPS; p++) {
-        int s = line[p];
-        if (d[s]) total += b->wreck[s];
-        else total += b->place[s][p] + b->values[s] * edges[rank++];
+        const int s = line[p], up = !d[s];
+        total += pick(up, b->place[s][p] + b->values[s] * edges[rank], b->wreck[s]);
+        rank += up;
     }
+    /* A fame it cannot lose subtracts +0.0, which leaves any total as it is (-0.0 included). */
     for (int i = 0; i < b->n_losses; i++) {
-        int s = line[b->loss_at[i]];
-        if ((has ? b->fame[s] + delta[s] : b->fame[s]) >= 1.0) total -= b->values[s] * b->loss[i];
+        const int s = line[b->loss_at[i]];
+        total -= pick((has ? b->fame[s] + delta[s] : b->fame[s]) >= 1.0, b->values[s] * b->loss[i], 0.0);
     }
     return total;
+}
+
+/* Whether the legal actions are the accusation's discard (PSM-1051). */
+int potsm_bot_is_discard(const Pb *b) {
+    const long *r = b->rules->sp;
+    return b->legal[0] >= r[R_ACCUSE_DISCARD] && b->legal[b->n_legal - 1] < r[R_ACCUSE];
 }
 
 /* HeuristicPolicy._scores into scores[action] for every legal action; -1 where the Python bot would fail
  * or read the observation otherwise than this code does. */
 int potsm_bot_scores(Pb *b, double *scores) {
-    const long *r = b->rules.sp;
+    const long *r = b->rules->sp;
     const double *q = b->q;
     const int hand = (int)b->sp[P_HAND];
-    int first = b->legal[0], last = b->legal[b->n_legal - 1];
-    for (int s = 0; s < PS_SHIPS; s++) b->mine[s] = b->o[b->sp[P_MY_PIRATES] + s] > 0.5f;
-    if (first >= r[R_ACCUSE_DISCARD] && last < r[R_ACCUSE]) { /* PSM-1051: the accusation's discard */
+    if (b->o != NULL)
+        for (int s = 0; s < PS_SHIPS; s++) b->mine[s] = b->o[b->sp[P_MY_PIRATES] + s] > 0.5f;
+    if (potsm_bot_is_discard(b)) { /* PSM-1051: the accusation's discard */
         for (int i = 0; i < b->n_legal; i++) {
             double v;
             if (keep_value(b, b->legal[i] - r[R_ACCUSE_DISCARD], &v) < 0) return -1;
@@ -293,15 +357,26 @@ int potsm_bot_scores(Pb *b, double *scores) {
         }
         return 0;
     }
-    if (read_line(b) < 0) return -1;
+    if (b->o != NULL && (read_line(b) < 0 || read_rest(b) < 0)) return -1;
     ownership(b);
     ship_values(b);
-    if (prepare(b) < 0) return -1;
+    prepare(b);
+    /* Equal lines score equally (the Python bot's cache of distinct lines): a move that leaves the line and
+     * its damage as they are scores the line as it stands, computed once (``base``, Pass's score too). */
+    double base = 0.0;
+    int have_base = 0;
     int i = 0;
     for (; i < b->n_legal && b->legal[i] < r[R_FOG]; i++) { /* move cards */
         int a = b->legal[i], new_line[PS_SHIPS], new_damaged[PS_SHIPS];
-        potsm_after_move(&b->rules, a, b->line, b->damaged, new_line, new_damaged);
-        scores[a] = line_score(b, new_line, new_damaged, 1.0);
+        if (!potsm_after_move(b->rules, a, b->line, b->damaged, new_line, new_damaged)) {
+            if (!have_base) {
+                base = line_score(b, b->line, b->damaged, 1.0);
+                have_base = 1;
+            }
+            scores[a] = base;
+        } else {
+            scores[a] = line_score(b, new_line, new_damaged, 1.0);
+        }
         if (hand) {
             double v;
             if (keep_value(b, b->move_type[a], &v) < 0) return -1;
@@ -322,7 +397,7 @@ int potsm_bot_scores(Pb *b, double *scores) {
         scores[b->legal[i++]] = line_score(b, b->line, repaired, 1.0) - 1e-6;
     }
     if (i == b->n_legal) return 0;
-    const double base = line_score(b, b->line, b->damaged, 1.0); /* Pass, Pass-discard, Accuse: the line stays */
+    if (!have_base) base = line_score(b, b->line, b->damaged, 1.0); /* Pass, Pass-discard, Accuse: the line stays */
     for (; i < b->n_legal && b->legal[i] < r[R_ACCUSE]; i++) {
         int a = b->legal[i];
         if (a == r[R_PASS]) {
@@ -342,13 +417,15 @@ int potsm_bot_scores(Pb *b, double *scores) {
     if (hand) cost += q[Q_ACCUSE_CARD_COST];
     double share = (double)b->remaining / (2.0 * (double)n);
     cost = cost * (share < 1.0 ? share : 1.0) + 1e-6;
+    double half[PS_SHIPS]; /* ceil(fame / 2) per ship, as each accusation's value reads it */
+    for (int j = 0; j < PS_SHIPS; j++) half[j] = ceil(b->fame[j] / 2.0);
     for (; i < b->n_legal; i++) {
         int a = b->legal[i], index = a - (int)r[R_ACCUSE];
         long k = 1 + index / PS_SHIPS;
         int j = index % PS_SHIPS;
         if (k >= n) return -1;
         double coef = q[Q_ACCUSE_SCALE] * (1.0 + b->weight[k]);
-        double value = b->mine[j] ? -1.0 : coef * b->prob[j][k] * ceil(b->fame[j] / 2.0) - cost;
+        double value = b->mine[j] ? -1.0 : coef * b->prob[j][k] * half[j] - cost;
         scores[a] = base + value;
     }
     return 0;
@@ -378,6 +455,12 @@ static int bot_tables_ready;
 
 static const double ADVENTURE_COUNT[PS_TYPES] = {2, 2, 2, 2, 4, 6, 2, 4, 3, 2, 2, 5, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2};
 static const double CARD_KEEP_VALUE[KEEP_TYPES] = {1.0, 0.55, 0.7, 0.45, 0.35, 0.35, 0.35, 0.25, 0.25, 0.25, 0.6, 0.9};
+
+/* DEFAULT_PARAMS in Q_* order (opponent and leader weights as HeuristicPolicy sets them for n = 2 and n > 2). */
+static const double PARAMS_TWO[Q_COUNT] = {1.0, 0.0, 1.5, 0.5, 0.4, 0.5, 1.5, 0.0, 3.0, 0.15, 0.8, 0.8, 2.0, 3.0, 1e-9};
+static const double PARAMS_MORE[Q_COUNT] = {0.4, 0.4, 1.5, 0.5, 0.4, 0.5, 1.5, 0.0, 3.0, 0.15, 0.8, 0.8, 2.0, 3.0, 1e-9};
+
+static PbMixes bot_mixes[2]; /* for PARAMS_TWO and PARAMS_MORE */
 
 static void fill_bot_tables(void) {
     double *all = bot_tables;
@@ -435,12 +518,20 @@ static void fill_bot_tables(void) {
     }
     for (int t = 0; t < PS_TYPES; t++) all[PS_TYPES * TSET + TSET + t] = ADVENTURE_COUNT[t];
     for (int t = 0; t < KEEP_TYPES; t++) all[PS_TYPES * TSET + TSET + PS_TYPES + t] = CARD_KEEP_VALUE[t];
+    /* prepare's mixes with an upcoming adventure, for one adventure left and for more (the horizons as
+     * prepare computes them) */
+    for (int set = 0; set < 2; set++) {
+        const double *q = set == 0 ? PARAMS_TWO : PARAMS_MORE;
+        PbMixes *m = &bot_mixes[set];
+        for (int h = 0; h < 2; h++) {
+            const int remaining = 1 + h;
+            m->horizon[h] = (double)remaining < q[Q_HORIZON] ? (double)remaining : q[Q_HORIZON];
+            for (int next = 0; next < PS_TYPES; next++)
+                next_mix(q, all, all + PS_TYPES * TSET + TSET, 58, next, m->horizon[h], m->mix[next][h]);
+        }
+    }
     bot_tables_ready = 1;
 }
-
-/* DEFAULT_PARAMS in Q_* order (opponent and leader weights as HeuristicPolicy sets them for n = 2 and n > 2). */
-static const double PARAMS_TWO[Q_COUNT] = {1.0, 0.0, 1.5, 0.5, 0.4, 0.5, 1.5, 0.0, 3.0, 0.15, 0.8, 0.8, 2.0, 3.0, 1e-9};
-static const double PARAMS_MORE[Q_COUNT] = {0.4, 0.4, 1.5, 0.5, 0.4, 0.5, 1.5, 0.0, 3.0, 0.15, 0.8, 0.8, 2.0, 3.0, 1e-9};
 
 /* MOVE_TYPE_OF_ACTION for the move-card actions below Fog (PSM-1040..1046). */
 static const unsigned char MOVE_TYPE_OF_ACTION[49] = {
@@ -458,27 +549,32 @@ void potsm_bot_default_spec(Pb *b, long n, int hand, int upcoming, const long *s
     sp[P_HAND] = hand;
     sp[P_UPCOMING] = upcoming;
     sp[P_SINKHORN] = 4;
-    sp[P_MY_PIRATES] = starts[PL_MY_PIRATES];
-    sp[P_SHIP_POSITION] = starts[PL_SHIP_POSITION];
-    sp[P_SHIP_DAMAGED] = starts[PL_SHIP_DAMAGED];
-    sp[P_SHIP_FAME] = starts[PL_SHIP_FAME];
-    sp[P_REVEALED] = starts[PL_REVEALED_OWNER];
-    sp[P_NOT_OWNER] = starts[PL_NOT_OWNER];
-    sp[P_CLAIMED] = starts[PL_CLAIMED];
-    sp[P_CURRENT] = starts[PL_CURRENT];
-    sp[P_UPCOMING_AT] = starts[PL_UPCOMING];
-    sp[P_DECK_SIZE] = starts[PL_ADVENTURE_DECK];
-    sp[P_MOVE_TALLY] = starts[PL_MOVE_TALLY];
-    sp[P_ACCUSATION_TALLY] = starts[PL_ACCUSATION_TALLY];
+    if (starts != NULL) {
+        sp[P_MY_PIRATES] = starts[PL_MY_PIRATES];
+        sp[P_SHIP_POSITION] = starts[PL_SHIP_POSITION];
+        sp[P_SHIP_DAMAGED] = starts[PL_SHIP_DAMAGED];
+        sp[P_SHIP_FAME] = starts[PL_SHIP_FAME];
+        sp[P_REVEALED] = starts[PL_REVEALED_OWNER];
+        sp[P_NOT_OWNER] = starts[PL_NOT_OWNER];
+        sp[P_CLAIMED] = starts[PL_CLAIMED];
+        sp[P_CURRENT] = starts[PL_CURRENT];
+        sp[P_UPCOMING_AT] = starts[PL_UPCOMING];
+        sp[P_DECK_SIZE] = starts[PL_ADVENTURE_DECK];
+        sp[P_MOVE_TALLY] = starts[PL_MOVE_TALLY];
+        sp[P_ACCUSATION_TALLY] = starts[PL_ACCUSATION_TALLY];
+    } else {
+        for (int i = P_MY_PIRATES; i <= P_ACCUSATION_TALLY; i++) sp[i] = 0;
+    }
     sp[P_PIRATES_EACH] = each;
     sp[P_UNUSED] = 9 - n * each;
     sp[P_NUM_CARDS] = 58;
     sp[P_FOG_TYPE] = 11;
-    b->rules = POTSM_RULES;
+    b->rules = &POTSM_RULES;
     b->n = n;
     b->q = n == 2 ? PARAMS_TWO : PARAMS_MORE;
     b->tables = bot_tables;
     b->counts = bot_tables + PS_TYPES * TSET + TSET;
     b->keep = b->counts + PS_TYPES;
     b->move_type = MOVE_TYPE_OF_ACTION;
+    b->mixes = &bot_mixes[n == 2 ? 0 : 1];
 }

@@ -5,10 +5,11 @@
  */
 #include "games/potsm/native/engine.h"
 
-/* out[at + k * width + i] = counts[((seat + k) % n) * width + i]: a per-seat table in offset order. */
-static void rotated(float *out, long at, const uint8_t *counts, int width, int seat, int n) {
+/* out[at + k * width + i] = counts[seats[k] * width + i]: a per-seat table in offset order (seats[k] is the
+ * seat at offset k). */
+static void rotated(float *out, long at, const uint8_t *counts, int width, const int *seats, int n) {
     for (int k = 0; k < n; k++) {
-        const uint8_t *row = counts + ((seat + k) % n) * width;
+        const uint8_t *row = counts + seats[k] * width;
         for (int i = 0; i < width; i++) out[at + k * width + i] = (float)row[i];
     }
 }
@@ -19,6 +20,8 @@ void potsm_observe(const NeConfig *cfg, const void *st, int seat, float *out) {
     long at[PL_COUNT];
     potsm_layout(n, at);
     memset(out, 0, (size_t)at[PL_SIZE] * sizeof(float));
+    int seats[PZ_MAX_N]; /* the seat at each offset from the observer */
+    for (int k = 0; k < n; k++) seats[k] = (seat + k) % n;
     /* PSM-1060 my_pirates, PSM-1064 ship_revealed_owner (ship-major, offset-minor) */
     for (int j = 0; j < PS_SHIPS; j++) {
         const int owner = s->pirate_owner[j];
@@ -33,8 +36,9 @@ void potsm_observe(const NeConfig *cfg, const void *st, int seat, float *out) {
         out[at[PL_SHIP_FAME] + j] = (float)s->fame[j];
     }
     /* PSM-1065 ship_not_owner, PSM-1066 claimed_fame */
-    for (int j = 0; j < PS_SHIPS; j++) rotated(out, at[PL_NOT_OWNER] + j * n, s->not_owner + j * n, 1, seat, n);
-    for (int k = 0; k < n; k++) out[at[PL_CLAIMED] + k] = (float)s->claimed[(seat + k) % n];
+    for (int j = 0; j < PS_SHIPS; j++)
+        for (int k = 0; k < n; k++) out[at[PL_NOT_OWNER] + j * n + k] = (float)s->not_owner[j * n + seats[k]];
+    for (int k = 0; k < n; k++) out[at[PL_CLAIMED] + k] = (float)s->claimed[seats[k]];
     /* PSM-1067 the current adventure, PSM-1068 the row's slots 2..4 */
     for (int slot = 0; slot < s->adventure_row_len && slot < 4; slot++) {
         const long base = slot == 0 ? at[PL_CURRENT] : at[PL_UPCOMING] + (slot - 1) * PS_TYPES;
@@ -49,7 +53,7 @@ void potsm_observe(const NeConfig *cfg, const void *st, int seat, float *out) {
     if (hand) {
         for (int k = 0; k < n; k++) {
             int held = 0;
-            for (int t = 0; t < PZ_MOVE_TYPES; t++) held += s->hands[(seat + k) % n][t];
+            for (int t = 0; t < PZ_MOVE_TYPES; t++) held += s->hands[seats[k]][t];
             out[at[PL_HAND_SIZES] + k] = (float)held;
         }
     }
@@ -69,9 +73,9 @@ void potsm_observe(const NeConfig *cfg, const void *st, int seat, float *out) {
     out[at[PL_START_SEAT] + (s->start_seat - seat + n) % n] = 1.0f;
     out[at[PL_TURN_INDEX]] = (float)s->turn_index;
     /* PSM-1079..1081: the tallies per offset */
-    rotated(out, at[PL_MOVE_TALLY], s->move_tally, 27, seat, n);
-    rotated(out, at[PL_REPAIR_TALLY], s->repair_tally, 1, seat, n);
-    rotated(out, at[PL_ACCUSATION_TALLY], s->accusation_tally, PS_SHIPS, seat, n);
+    rotated(out, at[PL_MOVE_TALLY], s->move_tally, 27, seats, n);
+    rotated(out, at[PL_REPAIR_TALLY], s->repair_tally, 1, seats, n);
+    rotated(out, at[PL_ACCUSATION_TALLY], s->accusation_tally, PS_SHIPS, seats, n);
     /* PSM-1082: the last n turns, newest first: actor, kind, ship vector, accused */
     const long block = 2 * n + POTSM_TURN_KINDS + PS_SHIPS;
     for (int i = 0; i < s->recent_len; i++) {

@@ -172,31 +172,30 @@ static inline int potsm_resolve(const PotsmRules *r, int card, const int *line, 
     return 0;
 }
 
-/* game.move_ship: the ship at ``position`` moves ``delta`` places (negative: forward), clamped. */
-static inline void potsm_move_ship(int *line, int position, int delta) {
+/* game.move_ship: the ship at ``position`` moves ``delta`` places (negative: forward), clamped; 1 if it moved. */
+static inline int potsm_move_ship(int *line, int position, int delta) {
     int target = position + delta;
     if (target < 0) target = 0;
     if (target > PS_SHIPS - 1) target = PS_SHIPS - 1;
-    int ship = line[position];
-    if (target < position) memmove(line + target + 1, line + target, (size_t)(position - target) * sizeof(int));
-    else if (target > position) memmove(line + position, line + position + 1, (size_t)(target - position) * sizeof(int));
+    const int ship = line[position];
+    for (int p = position; p > target; p--) line[p] = line[p - 1]; /* forward: the ships between move back */
+    for (int p = position; p < target; p++) line[p] = line[p + 1]; /* back: the ships between move forward */
     line[target] = ship;
+    return target != position;
 }
 
-/* game.move_pair: the ships at ``position`` and ``position + 1`` move as a block, clamped. */
-static inline void potsm_move_pair(int *line, int position, int delta) {
+/* game.move_pair: the ships at ``position`` and ``position + 1`` move as a block, clamped; 1 if they moved. */
+static inline int potsm_move_pair(int *line, int position, int delta) {
     int target = position + delta;
     if (target < 0) target = 0;
     if (target > PS_SHIPS - 2) target = PS_SHIPS - 2;
-    if (target == position) return;
-    int a = line[position], b = line[position + 1], rest[PS_SHIPS - 2], k = 0;
-    for (int p = 0; p < PS_SHIPS; p++)
-        if (p != position && p != position + 1) rest[k++] = line[p];
-    for (int p = 0, i = 0; p < PS_SHIPS; p++) {
-        if (p == target) line[p] = a;
-        else if (p == target + 1) line[p] = b;
-        else line[p] = rest[i++];
-    }
+    if (target == position) return 0;
+    const int a = line[position], b = line[position + 1];
+    for (int p = position + 1; p >= target + 2; p--) line[p] = line[p - 2];
+    for (int p = position; p < target; p++) line[p] = line[p + 2];
+    line[target] = a;
+    line[target + 1] = b;
+    return 1;
 }
 
 static inline int potsm_index(const int *line, int ship) {
@@ -206,33 +205,36 @@ static inline int potsm_index(const int *line, int ship) {
 }
 
 /* game.nation_advance / nation_retreat: the nation's ships, front (back) one first, each moved from where
- * it is then. */
-static inline void potsm_nation_move(const PotsmRules *r, int *line, int nation, int forward) {
-    int ships[PS_SHIPS], k = 0, distance = (int)r->sp[R_NATION_DISTANCE];
+ * it is then; 1 if some ship moved. */
+static inline int potsm_nation_move(const PotsmRules *r, int *line, int nation, int forward) {
+    int ships[PS_SHIPS], k = 0, distance = (int)r->sp[R_NATION_DISTANCE], moved = 0;
     for (int i = 0; i < PS_SHIPS; i++) {
         int s = line[forward ? i : PS_SHIPS - 1 - i];
         if (r->nation[s] == nation) ships[k++] = s;
     }
     for (int i = 0; i < k; i++) {
         int p = potsm_index(line, ships[i]); /* always found: the ship is on the line */
-        if (p >= 0) potsm_move_ship(line, p, forward ? -distance : distance);
+        if (p >= 0) moved |= potsm_move_ship(line, p, forward ? -distance : distance);
     }
+    return moved;
 }
 
 /* heuristic.line_after_move: ``line`` and ``damaged`` after move-card action ``a`` < FOG, written into
- * ``new_line`` and ``new_damaged``. */
-static inline void potsm_after_move(const PotsmRules *r, int a, const int *line, const int *damaged, int *new_line,
-                             int *new_damaged) {
+ * ``new_line`` and ``new_damaged``; 0 only where both are left as they were (no ship moved, no new damage). */
+static inline int potsm_after_move(const PotsmRules *r, int a, const int *line, const int *damaged, int *new_line,
+                                   int *new_damaged) {
     const long *sp = r->sp;
     memcpy(new_line, line, PS_SHIPS * sizeof(int));
     memcpy(new_damaged, damaged, PS_SHIPS * sizeof(int));
-    if (a < sp[R_LOST_AT_SEA]) potsm_move_ship(new_line, a - (int)sp[R_FULL_SPEED], -(int)sp[R_SHIP_DISTANCE]);
-    else if (a < sp[R_ALLIANCE]) potsm_move_ship(new_line, a - (int)sp[R_LOST_AT_SEA], (int)sp[R_SHIP_DISTANCE]);
-    else if (a < sp[R_RIP]) potsm_move_pair(new_line, a - (int)sp[R_ALLIANCE], -(int)sp[R_PAIR_DISTANCE]);
-    else if (a < sp[R_ADVANCE]) potsm_move_pair(new_line, a - (int)sp[R_RIP], (int)sp[R_PAIR_DISTANCE]);
-    else if (a < sp[R_RETREAT]) potsm_nation_move(r, new_line, a - (int)sp[R_ADVANCE], 1);
-    else if (a < sp[R_SABOTAGE]) potsm_nation_move(r, new_line, a - (int)sp[R_RETREAT], 0);
-    else new_damaged[line[a - sp[R_SABOTAGE]]] = 1;
+    if (a < sp[R_LOST_AT_SEA]) return potsm_move_ship(new_line, a - (int)sp[R_FULL_SPEED], -(int)sp[R_SHIP_DISTANCE]);
+    if (a < sp[R_ALLIANCE]) return potsm_move_ship(new_line, a - (int)sp[R_LOST_AT_SEA], (int)sp[R_SHIP_DISTANCE]);
+    if (a < sp[R_RIP]) return potsm_move_pair(new_line, a - (int)sp[R_ALLIANCE], -(int)sp[R_PAIR_DISTANCE]);
+    if (a < sp[R_ADVANCE]) return potsm_move_pair(new_line, a - (int)sp[R_RIP], (int)sp[R_PAIR_DISTANCE]);
+    if (a < sp[R_RETREAT]) return potsm_nation_move(r, new_line, a - (int)sp[R_ADVANCE], 1);
+    if (a < sp[R_SABOTAGE]) return potsm_nation_move(r, new_line, a - (int)sp[R_RETREAT], 0);
+    const int ship = line[a - sp[R_SABOTAGE]];
+    new_damaged[ship] = 1;
+    return damaged[ship] != 1;
 }
 
 #endif
