@@ -92,7 +92,7 @@ def test_teacher_specs_accepted(teacher):
     [
         ("teacher", "flatmc:depth=3", "bad flatmc parameter 'depth=3'"),
         ("teacher", "flatmc:rollouts=0", "rollouts must be an int >= 1"),
-        ("teacher", "alphazero", "allowed: 'random', 'heuristic', a search bot (ismcts, flatmc)"),
+        ("teacher", "alphazero", "allowed: 'random', 'heuristic', a search bot (ismcts, flatmc, puct)"),
         ("others", "ismcts:rollout=greedy", "rollout must be one of"),
         ("others", "missing.zip", "does not exist"),
         ("workers", 0, ">= 1"),

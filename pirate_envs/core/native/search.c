@@ -90,17 +90,32 @@ static int check_actor(const GameObject *g, const void *st, int seat) {
 }
 
 /* One IS-MCTS search (ISMCTSPolicy.search); returns the iterations done. */
+/* The node pool grows by doubling (without the GIL: the raw allocator); a search that cannot grow it stops. */
+static int grow_pool(Node **pool, int32_t *capacity) {
+    if (*capacity >= INT32_MAX / 2) return -1;
+    Node *bigger = PyMem_RawRealloc(*pool, sizeof(Node) * (size_t)*capacity * 2);
+    if (bigger == NULL) return -1;
+    *pool = bigger;
+    *capacity *= 2;
+    return 0;
+}
+
 static long long ismcts_run(const Search *s, const void *root_state, void *det, int seat, long long iterations,
-                            double c, double deadline, SplitMix *rng, Node *pool) {
+                            double c, double deadline, SplitMix *rng, Node **pool_ref, int32_t capacity) {
     const GameObject *g = s->g;
     size_t size = g->engine->state_size;
     int32_t used = 1;
+    Node *pool = *pool_ref;
     pool[0] = (Node){-1, -1, -1, 0, 0, 0.0};
     int32_t path[4096];
     int32_t players[4096];
     double returns[NE_MAX_PLAYERS];
     long long done = 0;
     while (done < iterations) {
+        if (used >= capacity) {
+            if (grow_pool(pool_ref, &capacity) < 0) break;
+            pool = *pool_ref;
+        }
         done++;
         memcpy(det, root_state, size);
         ne_resample(g, det, seat, rng);
@@ -174,8 +189,8 @@ PyObject *native_ismcts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     Search s = {0};
     SplitMix rng;
     if (state == NULL || parse_rollout(rollout_name, &s.rollout) < 0 || as_u64(source_obj, &rng.state) < 0) return NULL;
-    if (iterations < 1 || iterations > 50000000 || !(c >= 0 && c < 1e6) || !(budget >= 0 && budget < 1e6)) {
-        PyErr_SetString(PyExc_ValueError, "iterations must be in [1, 5e7], exploration and time_budget >= 0");
+    if (iterations < 1 || !(c >= 0 && c < 1e6) || !(budget >= 0 && budget < 1e6)) {
+        PyErr_SetString(PyExc_ValueError, "iterations must be >= 1, exploration and time_budget >= 0");
         return NULL;
     }
     const GameObject *g = state->game;
@@ -183,11 +198,12 @@ PyObject *native_ismcts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     if (check_actor(g, state->st, seat) < 0) return NULL;
     size_t size = g->engine->state_size;
     void *root = PyMem_Malloc(size), *det = PyMem_Malloc(size);
-    Node *pool = PyMem_Malloc(sizeof(Node) * (size_t)(iterations + 1));
+    int32_t capacity = iterations < (1 << 16) ? (int32_t)iterations + 1 : (1 << 16);
+    Node *pool = PyMem_RawMalloc(sizeof(Node) * (size_t)capacity);
     if (root == NULL || det == NULL || pool == NULL || search_buffers(&s, g) < 0) {
         PyMem_Free(root);
         PyMem_Free(det);
-        PyMem_Free(pool);
+        PyMem_RawFree(pool);
         free_buffers(&s);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
@@ -195,7 +211,7 @@ PyObject *native_ismcts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     long long done;
     Py_BEGIN_ALLOW_THREADS
     double deadline = budget > 0 ? seconds_now() + budget : 0.0;
-    done = ismcts_run(&s, root, det, seat, iterations, c, deadline, &rng, pool);
+    done = ismcts_run(&s, root, det, seat, iterations, c, deadline, &rng, &pool, capacity);
     Py_END_ALLOW_THREADS
     int n = g->engine->legal_actions(&g->cfg, root, s.legal);
     int best_action = s.legal[0];
@@ -215,7 +231,7 @@ PyObject *native_ismcts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     }
     PyMem_Free(root);
     PyMem_Free(det);
-    PyMem_Free(pool);
+    PyMem_RawFree(pool);
     free_buffers(&s);
     if (visits == NULL) return NULL;
     return Py_BuildValue("(iLKN)", best_action, done, (unsigned long long)rng.state, visits);

@@ -419,6 +419,7 @@ def _enc_data(kind: int, keys: set[str]) -> dict:
 HIDDEN_NAV = {"hidden": True, "back": "navigation"}
 
 
+# long: the board's parts (junks, sea, display, missions, skills, hands) in the order of docs/arena-board.md's schema
 def _board(state: MadameChingState, viewer: int | None, keys: set[str]) -> dict:
     g = state.game
     n = g.num_players
