@@ -200,7 +200,8 @@ def test_search_input_is_checked():
 
 
 @pytest.mark.parametrize(
-    "opponents", ["random", ["random", "pirate_envs.policies.base:RandomPolicy"], "pirate_envs.policies.base:RandomPolicy"]
+    "opponents",
+    ["random", ["random", "pirate_envs.policies.base:RandomPolicy"], "pirate_envs.policies.base:RandomPolicy"],
 )
 @pytest.mark.parametrize("seat", [0, "random"])
 def test_the_vector_env_plays_the_games_of_its_python_twin(opponents, seat):
@@ -233,7 +234,7 @@ def test_the_vector_env_refuses_bad_input_and_loses_nothing():
     from pirate_envs.vector import make
 
     env = make(ENV, 4, opponents="heuristic", seed=0)
-    obs, _ = env.reset()
+    env.reset()
     masks = env.action_masks()
     actions = np.array([np.flatnonzero(m)[0] for m in masks])
     bad = actions.copy()
@@ -296,8 +297,18 @@ def test_the_binding_refuses_bad_configurations():
     game = DmdGame(2)
     args = (game.game_id, 2, tuple(options_vector(game)), game.num_actions, game.observation_size, 100, 8)
     NATIVE.NativeGame(*args)
-    for i, bad in [(0, "chess"), (1, 0), (1, 99), (2, tuple(range(17))), (2, ("a",)), (3, 0), (3, 10**6), (4, -1),
-                   (5, 0), (6, -3)]:
+    for i, bad in [
+        (0, "chess"),
+        (1, 0),
+        (1, 99),
+        (2, tuple(range(17))),
+        (2, ("a",)),
+        (3, 0),
+        (3, 10**6),
+        (4, -1),
+        (5, 0),
+        (6, -3),
+    ]:
         with pytest.raises((ValueError, TypeError)):
             NATIVE.NativeGame(*args[:i], bad, *args[i + 1 :])
 
@@ -305,8 +316,13 @@ def test_the_binding_refuses_bad_configurations():
 def test_the_binding_refuses_bad_buffers_and_values():
     state = DmdGame(2, backend="native").new_initial_state(0)
     engine, size, n = state.engine_state, state.game.observation_size, state.game.num_actions
-    for out in (np.zeros(size, np.float64), np.zeros(size - 1, np.float32), np.zeros((2, size), np.float32)[:, 0],
-                bytes(4 * size), [0.0] * size):
+    for out in (
+        np.zeros(size, np.float64),
+        np.zeros(size - 1, np.float32),
+        np.zeros((2, size), np.float32)[:, 0],
+        bytes(4 * size),
+        [0.0] * size,
+    ):
         with pytest.raises(ValueError):
             engine.observe(0, out)
     with pytest.raises(ValueError):

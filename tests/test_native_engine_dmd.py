@@ -101,10 +101,8 @@ def twin_game(index: int, deep_every: int = 4, resample_every: int = 9, full_eve
             same_fields(python, native)
             return step
         legal = python.legal_actions()
-        if pick.random() < 0.6 and step % full_every == 0:
-            action = native.heuristic_action(step)
-        else:
-            action = pick.choice(legal)
+        heuristic_turn = pick.random() < 0.6 and step % full_every == 0
+        action = native.heuristic_action(step) if heuristic_turn else pick.choice(legal)
         python.apply_action(action)
         native.apply_action(action)
         step += 1
@@ -251,7 +249,9 @@ EXAMPLES = {
         [act.DRAW, 8, 30],
     ),
     "DMD-1215": (
-        lambda: scenario(game(), draw="Kraken 3, Mermaid 7, Map 5, Anchor 7", discard="Anchor 2", abilities={0: "rake"}),
+        lambda: scenario(
+            game(), draw="Kraken 3, Mermaid 7, Map 5, Anchor 7", discard="Anchor 2", abilities={0: "rake"}
+        ),
         [act.DRAW, 12],
     ),
     "DMD-1215-fisherman": (
@@ -281,9 +281,7 @@ EXAMPLES = {
         [act.DRAW, act.DECLINE],
     ),
     "DMD-1217": (
-        lambda: scenario(
-            game(3, variant="thieves_island"), active=1, row="Oracle 3, Key 5", draw="Oracle 6, Anchor 7"
-        ),
+        lambda: scenario(game(3, variant="thieves_island"), active=1, row="Oracle 3, Key 5", draw="Oracle 6, Anchor 7"),
         [act.DRAW],
     ),
     "DMD-1218": (
@@ -298,7 +296,10 @@ EXAMPLES = {
     ),
     "DMD-1219": (
         lambda: scenario(
-            game(mermaid_variant=True), row="Chest 4, Anchor 3, Sword 6", draw="Mermaid 5, Sword 7", abilities={0: "rake"}
+            game(mermaid_variant=True),
+            row="Chest 4, Anchor 3, Sword 6",
+            draw="Mermaid 5, Sword 7",
+            abilities={0: "rake"},
         ),
         [act.DRAW, 13, act.DRAW],
     ),
