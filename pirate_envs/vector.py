@@ -372,7 +372,7 @@ class NativeVectorEnv(gymnasium.vector.VectorEnv):
         return NativeSB3VecEnv(self)
 
     def close(self, **kwargs: Any) -> None:
-        pass
+        """Nothing to release: the games live in this process and are freed with the object."""
 
 
 def _act_batch(policy: Any, obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> list[int]:

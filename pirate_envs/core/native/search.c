@@ -28,6 +28,8 @@ typedef struct {
     int32_t *legal;   /* max_actions */
     int32_t *untried; /* max_actions */
     int32_t *child_of; /* max_actions: node of each legal action, -1 when untried */
+    void *root;        /* a private copy of the searched state */
+    void *det;         /* the determinisation an iteration plays */
 } Search;
 
 static double seconds_now(void) {
@@ -59,15 +61,20 @@ static int parse_rollout(const char *name, int *rollout) {
     return 0;
 }
 
-static int search_buffers(Search *s, const GameObject *g) {
-    size_t n = (size_t)g->engine->max_actions;
+/* The scratch of one search, and the root: a copy of the state, so the search runs without the GIL. */
+static int search_buffers(Search *s, const StateObject *state) {
+    const GameObject *g = state->game;
+    size_t n = (size_t)g->engine->max_actions, size = g->engine->state_size;
     s->legal = PyMem_Malloc(sizeof(int32_t) * n);
     s->untried = PyMem_Malloc(sizeof(int32_t) * n);
     s->child_of = PyMem_Malloc(sizeof(int32_t) * n);
-    if (s->legal == NULL || s->untried == NULL || s->child_of == NULL) {
+    s->root = PyMem_Malloc(size);
+    s->det = PyMem_Malloc(size);
+    if (s->legal == NULL || s->untried == NULL || s->child_of == NULL || s->root == NULL || s->det == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    memcpy(s->root, state->st, size);
     return 0;
 }
 
@@ -75,6 +82,8 @@ static void free_buffers(Search *s) {
     PyMem_Free(s->legal);
     PyMem_Free(s->untried);
     PyMem_Free(s->child_of);
+    PyMem_Free(s->root);
+    PyMem_Free(s->det);
 }
 
 static int check_actor(const GameObject *g, const void *st, int seat) {
@@ -196,24 +205,19 @@ PyObject *native_ismcts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     const GameObject *g = state->game;
     s.g = g;
     if (check_actor(g, state->st, seat) < 0) return NULL;
-    size_t size = g->engine->state_size;
-    void *root = PyMem_Malloc(size), *det = PyMem_Malloc(size);
     int32_t capacity = iterations < (1 << 16) ? (int32_t)iterations + 1 : (1 << 16);
     Node *pool = PyMem_RawMalloc(sizeof(Node) * (size_t)capacity);
-    if (root == NULL || det == NULL || pool == NULL || search_buffers(&s, g) < 0) {
-        PyMem_Free(root);
-        PyMem_Free(det);
+    if (pool == NULL || search_buffers(&s, state) < 0) {
         PyMem_RawFree(pool);
         free_buffers(&s);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
-    memcpy(root, state->st, size);
     long long done;
     Py_BEGIN_ALLOW_THREADS
     double deadline = budget > 0 ? seconds_now() + budget : 0.0;
-    done = ismcts_run(&s, root, det, seat, iterations, c, deadline, &rng, &pool, capacity);
+    done = ismcts_run(&s, s.root, s.det, seat, iterations, c, deadline, &rng, &pool, capacity);
     Py_END_ALLOW_THREADS
-    int n = g->engine->legal_actions(&g->cfg, root, s.legal);
+    int n = g->engine->legal_actions(&g->cfg, s.root, s.legal);
     int best_action = s.legal[0];
     long best_visits = -2;
     PyObject *visits = PyList_New(0);
@@ -229,8 +233,6 @@ PyObject *native_ismcts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
         if (pair == NULL || PyList_Append(visits, pair) < 0) Py_CLEAR(visits);
         Py_XDECREF(pair);
     }
-    PyMem_Free(root);
-    PyMem_Free(det);
     PyMem_RawFree(pool);
     free_buffers(&s);
     if (visits == NULL) return NULL;
@@ -260,18 +262,15 @@ PyObject *native_flatmc(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
     s.g = g;
     if (check_actor(g, state->st, seat) < 0) return NULL;
     size_t size = g->engine->state_size;
-    void *root = PyMem_Malloc(size), *world = PyMem_Malloc(size);
     int32_t *actions = PyMem_Malloc(sizeof(int32_t) * (size_t)g->engine->max_actions);
     double *values = PyMem_Malloc(sizeof(double) * (size_t)g->engine->max_actions);
-    if (root == NULL || world == NULL || actions == NULL || values == NULL || search_buffers(&s, g) < 0) {
-        PyMem_Free(root);
-        PyMem_Free(world);
+    if (actions == NULL || values == NULL || search_buffers(&s, state) < 0) {
         PyMem_Free(actions);
         PyMem_Free(values);
         free_buffers(&s);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
-    memcpy(root, state->st, size);
+    void *root = s.root, *world = s.det;
     int n = g->engine->legal_actions(&g->cfg, root, actions);
     int preferred = actions[0];
     Py_BEGIN_ALLOW_THREADS
@@ -311,8 +310,6 @@ PyObject *native_flatmc(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwa
         if (pair == NULL) Py_CLEAR(list);
         else PyList_SET_ITEM(list, k, pair);
     }
-    PyMem_Free(root);
-    PyMem_Free(world);
     PyMem_Free(actions);
     PyMem_Free(values);
     free_buffers(&s);
@@ -350,14 +347,13 @@ PyObject *native_puct(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwarg
     if (get_buffer(prior_obj, &prior_view, "d", g->cfg.num_actions, "prior") < 0) return NULL;
     size_t size = g->engine->state_size;
     size_t na = (size_t)g->engine->max_actions;
-    void *root = PyMem_Malloc(size), *det = PyMem_Malloc(size);
     int32_t *actions = PyMem_Malloc(sizeof(int32_t) * na);
     double *prior = PyMem_Malloc(sizeof(double) * na), *total = PyMem_Calloc(na, sizeof(double));
     long long *visits = PyMem_Calloc(na, sizeof(long long));
-    int ok = root && det && actions && prior && total && visits && search_buffers(&s, g) == 0;
+    int ok = actions && prior && total && visits && search_buffers(&s, state) == 0;
+    void *root = s.root, *det = s.det;
     int n = 0;
     if (ok) {
-        memcpy(root, state->st, size);
         n = g->engine->legal_actions(&g->cfg, root, actions);
         for (int k = 0; k < n; k++) {
             double p = ((const double *)prior_view.buf)[actions[k]];
@@ -368,8 +364,6 @@ PyObject *native_puct(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwarg
     }
     PyBuffer_Release(&prior_view);
     if (!ok) {
-        PyMem_Free(root);
-        PyMem_Free(det);
         PyMem_Free(actions);
         PyMem_Free(prior);
         PyMem_Free(total);
@@ -409,8 +403,6 @@ PyObject *native_puct(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwarg
         else PyList_SET_ITEM(list, k, item);
     }
     int action = actions[best_k];
-    PyMem_Free(root);
-    PyMem_Free(det);
     PyMem_Free(actions);
     PyMem_Free(prior);
     PyMem_Free(total);
