@@ -67,7 +67,7 @@ def doc_files() -> list[str]:
 
 
 DOC_FILES = doc_files()
-EXPECTED_BLOCKS = 109
+EXPECTED_BLOCKS = 111
 RUN_LANGUAGES = ("bash", "python")
 SHELL_LANGUAGES = ("sh", "shell", "console", "zsh")  # runnable, but must be labelled bash
 TIMEOUT_S = 240

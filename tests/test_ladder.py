@@ -250,6 +250,20 @@ def test_entry_kinds(spec, kind):
     assert entry_kind(spec) == kind and kind in KINDS
 
 
+def test_older_plans_load_as_search_specs():
+    old = {"ismcts": [10, 40], "flatmc": [1], "games": 1200, "search_games": 600, "seed": 0,
+           "references": ["random", "heuristic"], "reference_games": 12000}  # fmt: skip
+    plan = LadderPlan.from_json(old)
+    assert plan.searches == ("ismcts:iterations=10", "ismcts:iterations=40", "flatmc:rollouts=1,rollout=random")
+    assert LadderPlan.from_json(plan.to_json()) == plan
+
+
+def test_search_budgets_cover_both_algorithms_rollouts_and_budgets():
+    specs = ladder_module.search_budgets((1, 2), (3, 4), (5, 6), (7, 8), 9)
+    assert [entry_kind(spec) for spec in specs] == ["search"] * 8 + ["agent+search"]
+    assert specs[2] == "ismcts:iterations=3,rollout=random" and specs[-1] == "puct:iterations=9"
+
+
 def test_version_1_files_load_refit_and_rate():
     old = load_ladder(DMD, V1_FILE)
     assert "references" not in old and all(entry["kind"] in KINDS for entry in old["entries"].values())
@@ -260,7 +274,13 @@ def test_version_1_files_load_refit_and_rate():
     assert report["games"] == 8 and not report["ladder_tables"] and report["ladder_entry"] == "heuristic"
 
 
-TINY = LadderPlan(ismcts=(2, 3), flatmc=(1, 2), games=2, search_games=6, reference_games=20)
+TINY_SEARCHES = (
+    "ismcts:iterations=2,rollout=heuristic",
+    "ismcts:iterations=3",
+    "flatmc:rollouts=1,rollout=random",
+    "puct:iterations=2",
+)
+TINY = LadderPlan(searches=TINY_SEARCHES, games=2, search_games=6, reference_games=20)
 
 
 @pytest.fixture(scope="module")
@@ -276,9 +296,9 @@ def test_every_entry_records_its_kind_and_role(tiny_ladder):
     ladder, path = tiny_ladder
     assert load_ladder(DMD, path) == json.loads(path.read_text())  # a version-2 file loads as written
     kinds = {label: entry["kind"] for label, entry in ladder["entries"].items()}
-    assert kinds == {"random": "random", "heuristic": "heuristic", "ismcts:iterations=2": "search",
+    assert kinds == {"random": "random", "heuristic": "heuristic", "ismcts:iterations=2,rollout=heuristic": "search",
                      "ismcts:iterations=3": "search", "flatmc:rollouts=1,rollout=random": "search",
-                     "flatmc:rollouts=2,rollout=random": "search", "shipped": "agent"}  # fmt: skip
+                     "puct:iterations=2": "agent+search", "shipped": "agent"}  # fmt: skip
     assert ladder["references"] == ["random", "heuristic"] and ladder["version"] == 2
     roles = {label: entry["role"] for label, entry in ladder["entries"].items()}
     assert [label for label, role in roles.items() if role == "reference"] == ["random", "heuristic"]
@@ -330,9 +350,7 @@ def test_replay_shipped_replays_only_its_match_and_refits(monkeypatch, tmp_path)
     monkeypatch.setattr(ladder_module, "play_match", fake_match)
     first = ladder_module.build_ladder(DMD, plan=TINY, say=lambda text: None)
     ladder_module.write_ladder(first, target)
-    assert played == [(None, 0), ("ismcts:iterations=2", 1), ("ismcts:iterations=3", 2),
-                      ("flatmc:rollouts=1,rollout=random", 3), ("flatmc:rollouts=2,rollout=random", 4),
-                      ("shipped", 5)]  # fmt: skip
+    assert played == [(None, 0), *((label, k) for k, label in enumerate(TINY_SEARCHES, 1)), ("shipped", 5)]
     played.clear()
     again = ladder_module.build_ladder(DMD, replay=["shipped"], plan=TINY, say=lambda text: None)
     assert played == [("shipped", 5)] and again["entries"] == first["entries"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -9,11 +10,13 @@ import pytest
 
 from pirate_envs import ENV_IDS
 from pirate_envs.core.registry import game_class
+from pirate_envs.policies.spec import parse_policy_spec
 from training.evaluation.ladder import (
     ANCHOR_RATING,
     KINDS,
     LadderPlan,
     entries_of,
+    entry_kind,
     file_sha256,
     fit_ladder,
     ladder_path,
@@ -107,7 +110,10 @@ def test_shipped_ladders_are_complete_and_refit_to_their_ratings(env_id):
         (focal, games, plan.seed + k) for k, (focal, games) in enumerate(schedule_of(env_id, plan))
     ]
     kinds = [entry["kind"] for entry in ladder["entries"].values()]
-    assert set(kinds) <= set(KINDS) and kinds.count("search") == 4
+    assert set(kinds) <= set(KINDS) and kinds.count("search") == 8 and kinds.count("agent+search") == 1
+    searches = [parse_policy_spec(label) for label in ladder["entries"] if entry_kind(label) == "search"]
+    for head, rollout in itertools.product(("ismcts", "flatmc"), ("heuristic", "random")):  # two budgets each
+        assert sum(s.kind == head and f"rollout={rollout}" in s.params for s in searches) == 2
     assert ladder["references"] == list(plan.references) == ["random", "heuristic"]
     assert {"random", "heuristic", "shipped"} <= set(ladder["entries"])
     assert ladder["entries"]["heuristic"]["rating"] == ANCHOR_RATING

@@ -53,7 +53,9 @@ def collect_teacher_data(
 ) -> TeacherData:
     """Play ``games`` games; each seat is the teacher with probability ``teacher_share``, else ``others``.
 
-    ``teacher`` and ``others`` are policy specs (:func:`~pirate_envs.policies.base.resolve_policy`).
+    ``teacher`` and ``others`` are policy specs (:func:`~pirate_envs.policies.base.resolve_policy`); ``others``
+    may be a list of specs, one drawn uniformly for every non-teacher seat of every game (the tables ``rate``
+    plays: ``["random", "heuristic"]``).
     With ``workers > 1`` the games are split over that many spawned processes, worker ``w`` drawing
     from ``SeedSequence(seed, spawn_key=(w,))`` (specs must then be strings or picklable); the data
     depend on ``seed`` and ``workers``. One worker plays them here, from ``default_rng(seed)``.
@@ -103,7 +105,8 @@ def _collect(
     game = game_class(env_id)(**options)
     n = game.num_players
     teacher_policy = resolve_policy(teacher, env_id, **options)
-    other_policy = resolve_policy(others, env_id, **options)
+    pool = list(others) if isinstance(others, (list, tuple)) else [others]
+    other_policies = [resolve_policy(spec, env_id, **options) for spec in pool]
     observations, masks, actions, seats_of, game_of = [], [], [], [], []
     final_returns = []
     for g in range(games):
@@ -111,9 +114,12 @@ def _collect(
         if not is_teacher.any():
             is_teacher[rng.integers(n)] = True
         state = game.new_initial_state(int(rng.integers(2**63)))
+        drawn = [other_policies[0]] * n  # one spec: no draw (the data of a seed stay as they were)
+        if len(pool) > 1:
+            drawn = [other_policies[i] for i in rng.integers(len(pool), size=n)]
         while not state.is_terminal():
             seat = state.current_player()
-            policy = teacher_policy if is_teacher[seat] else other_policy
+            policy = teacher_policy if is_teacher[seat] else drawn[seat]
             mask = state.legal_action_mask()
             # not choose_action: the teacher's observation is recorded, and built once
             if getattr(policy, "needs_state", False):

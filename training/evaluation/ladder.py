@@ -107,32 +107,54 @@ _ENUMERATE = 4096  # up to this many ordered fillings a match cycles through the
 
 @dataclass(frozen=True)
 class LadderPlan:
-    """What a game's ladder plays: search budgets, references and games per match (module docstring)."""
+    """What a game's ladder plays: its search entries, references and games per match (module docstring)."""
 
-    ismcts: tuple[int, int]  # iterations (random rollouts)
-    flatmc: tuple[int, int]  # rollouts per legal action (random rollouts)
-    games: int = 1200  # the shipped agent's placement
-    search_games: int = 600  # each search entry's placement
+    searches: tuple[str, ...]  # the search entries' specs (each its own label), in the order they are played
+    games: int = 4800  # the shipped agent's placement (network games are cheap: a narrow interval)
+    search_games: int = 240  # each search entry's placement
     seed: int = 0
     references: tuple[str, ...] = REFERENCES
     reference_games: int = 12000  # the pool
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LadderPlan:
-        """The plan a ladder file records (lists back to tuples)."""
+        """The plan a ladder file records (lists back to tuples; an older plan's ``ismcts`` iterations and
+        ``flatmc`` rollouts become its search specs)."""
+        data = dict(data)
+        if "searches" not in data:
+            data["searches"] = [f"ismcts:iterations={k}" for k in data.pop("ismcts", ())] + [
+                f"flatmc:rollouts={k},rollout=random" for k in data.pop("flatmc", ())
+            ]
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
     def to_json(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
 
-# Games per match are multiples of every player count (2, 4 and 6 seats); the search entries run on the
-# compiled engines (docs/evaluation.md has the cost).
+def search_budgets(
+    ismcts: tuple[int, int], ismcts_random: tuple[int, int], flatmc: tuple[int, int], flatmc_random: tuple[int, int],
+    puct: int,
+) -> tuple[str, ...]:  # fmt: skip
+    """A ladder's search entries: IS-MCTS (iterations) and flat Monte Carlo (rollouts per legal action), each with
+    heuristic and with random rollouts at the two budgets given, then PUCT with the shipped agent's prior."""
+    return (
+        *(f"ismcts:iterations={k},rollout=heuristic" for k in ismcts),
+        *(f"ismcts:iterations={k},rollout=random" for k in ismcts_random),
+        *(f"flatmc:rollouts={k},rollout=heuristic" for k in flatmc),
+        *(f"flatmc:rollouts={k},rollout=random" for k in flatmc_random),
+        f"puct:iterations={puct}",
+    )
+
+
+# The search budgets are iteration counts that take about 0.005 s and 0.05 s a decision on one core of the
+# build machine (benchmarks/search_budget.py measures them; the last, PUCT, about 0.05 s), so that a rating is
+# reproducible on any machine. Games per match are multiples of the game's player count.
 PLANS: dict[str, LadderPlan] = {
-    "potsm_v0": LadderPlan(ismcts=(10, 40), flatmc=(1, 4)),
-    "dead_mans_draw_v0": LadderPlan(ismcts=(10, 40), flatmc=(2, 8)),
-    "madame_ching_v0": LadderPlan(ismcts=(2, 5), flatmc=(1, 2)),
-    "tortuga_v0": LadderPlan(ismcts=(5, 20), flatmc=(1, 3)),
+    "potsm_v0": LadderPlan(search_budgets((150, 1500), (700, 7000), (5, 50), (45, 450), 1500)),
+    "dead_mans_draw_v0": LadderPlan(search_budgets((150, 1500), (1600, 16000), (50, 500), (450, 4500), 1300)),
+    # the longest games (a seat's ~60 and ~40 decisions a game): fewer placement games
+    "madame_ching_v0": LadderPlan(search_budgets((60, 600), (150, 1500), (15, 150), (40, 400), 600), search_games=120),
+    "tortuga_v0": LadderPlan(search_budgets((30, 300), (800, 8000), (8, 80), (230, 2300), 300), search_games=180),
 }
 
 
@@ -148,10 +170,7 @@ def shipped_model(env_id: str) -> Path:
 def entries_of(env_id: str, plan: LadderPlan) -> dict[str, str]:
     """``{label: spec}`` of a ladder's entries; ``shipped`` is stored as a path relative to the repository."""
     entries = {"random": "random", "heuristic": "heuristic"}
-    for iterations in plan.ismcts:
-        entries[f"ismcts:iterations={iterations}"] = f"ismcts:iterations={iterations}"
-    for rollouts in plan.flatmc:
-        entries[f"flatmc:rollouts={rollouts},rollout=random"] = f"flatmc:rollouts={rollouts},rollout=random"
+    entries.update((spec, spec) for spec in plan.searches)
     entries["shipped"] = f"checkpoints/{env_id}/model.zip"
     return entries
 
