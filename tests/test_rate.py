@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from ladder_fits import assert_fit_recovers
 
 from pirate_envs import ENV_IDS
 from pirate_envs.core.registry import game_class
@@ -70,12 +71,7 @@ def test_version_1_fit_recovers_known_ratings_with_the_anchor_at_1500(num_player
     pairs.append(("weak", "random"))
     matches = _simulated(truth, pairs, 4000, num_players, np.random.default_rng(3))
     fitted = fit_ladder(list(truth), matches, num_players, bootstrap=200)
-    assert fitted["heuristic"] == {"rating": ANCHOR_RATING, "ci95": [ANCHOR_RATING, ANCHOR_RATING]}
-    for label, rating in truth.items():
-        low, high = fitted[label]["ci95"]
-        assert low <= fitted[label]["rating"] <= high
-        assert fitted[label]["rating"] == pytest.approx(rating, abs=40)
-        assert low - 5 <= rating <= high + 5
+    assert_fit_recovers(fitted, truth)
 
 
 def test_version_1_ties_count_half_and_the_prior_keeps_a_hopeless_entry_finite():
